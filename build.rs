@@ -1,0 +1,89 @@
+//! Generates the rule registry from the rule catalog in `rules/*.md`.
+//!
+//! The catalog is the one source of truth for rule metadata: each doc's front matter gives the
+//! id, categories (per buf config version), default, severity, deprecation and summary. Every
+//! non-deprecated rule must have a handler `crate::rules::handlers::<snake_case_id>`; a missing
+//! handler is a compile error, so docs and behaviour cannot drift apart silently.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    println!("cargo:rerun-if-changed=rules");
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("rules/ directory")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    entries.sort();
+
+    let mut out = String::from("pub static RULES: &[RuleMeta] = &[\n");
+    for path in entries {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).expect("rule doc is UTF-8");
+        let fm =
+            front_matter(&text).unwrap_or_else(|| panic!("{}: no front matter", path.display()));
+        let get = |k: &str| fm.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        let id = get("id").unwrap_or_else(|| panic!("{}: no id", path.display()));
+        assert_eq!(
+            path.file_stem().unwrap().to_str().unwrap(),
+            id,
+            "doc file name must be the rule id"
+        );
+        let list = |k: &str| get(k).map(|v| parse_list(&v));
+        let cats = list("categories").unwrap_or_default();
+        let cats_v1 = list("categories_v1")
+            .unwrap_or_else(|| cats.iter().filter(|c| *c != "CSR").cloned().collect());
+        let cats_v1beta1 = list("categories_v1beta1").unwrap_or_else(|| cats_v1.clone());
+        let versions =
+            list("versions").unwrap_or_else(|| vec!["v1beta1".into(), "v1".into(), "v2".into()]);
+        let deprecated = get("deprecated").as_deref() == Some("true");
+        let replaced_by = list("replaced_by").unwrap_or_default();
+        let default = get("default").as_deref() == Some("true");
+        let severity = match get("severity").as_deref() {
+            Some("warning") => "Severity::Warning",
+            _ => "Severity::Error",
+        };
+        let summary = get("summary").unwrap_or_default();
+        let check = if deprecated {
+            "None".to_string()
+        } else {
+            format!("Some(handlers::{})", id.to_lowercase())
+        };
+        writeln!(
+            out,
+            "    RuleMeta {{ id: {id:?}, categories: &{cats:?}, categories_v1: &{cats_v1:?}, \
+             categories_v1beta1: &{cats_v1beta1:?}, versions: &{versions:?}, default: {default}, \
+             severity: {severity}, deprecated: {deprecated}, replaced_by: &{replaced_by:?}, \
+             summary: {summary:?}, doc: include_str!({path:?}), check: {check} }},",
+            path = path.display().to_string(),
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("registry.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+/// `key: value` lines between the leading `---` fences.
+fn front_matter(text: &str) -> Option<Vec<(String, String)>> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---")?;
+    Some(
+        rest[..end]
+            .lines()
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect(),
+    )
+}
+
+fn parse_list(v: &str) -> Vec<String> {
+    v.trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}

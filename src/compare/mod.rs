@@ -1,0 +1,233 @@
+//! Pairs old and new elements and runs the enabled rules over the pairs.
+//!
+//! Matching follows buf: files by path, messages/enums/services by full name across all files,
+//! message fields by number, extensions by (extendee, number), enum values by number, methods by
+//! name. Rules receive a [`Ctx`] with these pairings precomputed once.
+
+mod finding;
+mod index;
+
+pub use finding::{Edit, Finding, Location, Sink};
+pub use index::{InFile, Index};
+
+use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};
+use crate::rules::RuleMeta;
+
+/// What every rule handler sees: both schemas and their indexes.
+pub struct Ctx<'a> {
+    pub old: &'a Schema,
+    pub new: &'a Schema,
+    pub old_index: Index<'a>,
+    pub new_index: Index<'a>,
+}
+
+/// A pair of matched elements, new side first (as buf's handlers take them).
+pub struct Pair<'a, T> {
+    pub new: InFile<'a, T>,
+    pub old: InFile<'a, T>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(old: &'a Schema, new: &'a Schema) -> Self {
+        Ctx {
+            old,
+            new,
+            old_index: Index::build(old),
+            new_index: Index::build(new),
+        }
+    }
+
+    /// A location in the new schema.
+    pub fn new_loc(&self, file: &File, span: Option<Span>) -> Option<Location> {
+        Some(Location::in_file(file, span))
+    }
+
+    /// A location in the old schema.
+    pub fn old_loc(&self, file: &File, span: Option<Span>) -> Option<Location> {
+        Some(Location::in_file(file, span))
+    }
+
+    /// Files present at both sides, matched by path (sorted by path).
+    pub fn file_pairs(&self) -> impl Iterator<Item = (&'a File, &'a File)> + '_ {
+        self.old
+            .files
+            .iter()
+            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (new, old)))
+    }
+
+    /// Messages matched by full name, wherever they live.
+    pub fn message_pairs(&self) -> Vec<Pair<'a, Message>> {
+        pair_by_key(&self.old_index.messages, &self.new_index.messages)
+    }
+
+    pub fn enum_pairs(&self) -> Vec<Pair<'a, Enum>> {
+        pair_by_key(&self.old_index.enums, &self.new_index.enums)
+    }
+
+    pub fn service_pairs(&self) -> Vec<Pair<'a, Service>> {
+        pair_by_key(&self.old_index.services, &self.new_index.services)
+    }
+
+    /// Message fields matched by number within matched messages, then extensions matched by
+    /// (extendee, number). `parent` of an extension is the message it is declared in, if any.
+    pub fn field_pairs(&self) -> Vec<FieldPair<'a>> {
+        let mut out = Vec::new();
+        for pair in self.message_pairs() {
+            for old_field in &pair.old.item.fields {
+                if let Some(new_field) = pair
+                    .new
+                    .item
+                    .fields
+                    .iter()
+                    .find(|f| f.number == old_field.number)
+                {
+                    out.push(FieldPair {
+                        new: FieldIn {
+                            file: pair.new.file,
+                            message: Some(pair.new.item),
+                            field: new_field,
+                        },
+                        old: FieldIn {
+                            file: pair.old.file,
+                            message: Some(pair.old.item),
+                            field: old_field,
+                        },
+                    });
+                }
+            }
+        }
+        for (key, old) in &self.old_index.extensions {
+            if let Some(new) = self.new_index.extensions.get(key) {
+                out.push(FieldPair {
+                    new: *new,
+                    old: *old,
+                });
+            }
+        }
+        out
+    }
+
+    /// Enum values matched by number within matched enums. Aliases (several names for one
+    /// number) are kept together, as buf compares name sets per number.
+    pub fn enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
+        let mut out = Vec::new();
+        for pair in self.enum_pairs() {
+            let mut numbers: Vec<i64> = pair.old.item.values.iter().map(|v| v.number).collect();
+            numbers.sort();
+            numbers.dedup();
+            for number in numbers {
+                let new_values: Vec<&EnumValue> = pair
+                    .new
+                    .item
+                    .values
+                    .iter()
+                    .filter(|v| v.number == number)
+                    .collect();
+                if new_values.is_empty() {
+                    continue;
+                }
+                let old_values = pair
+                    .old
+                    .item
+                    .values
+                    .iter()
+                    .filter(|v| v.number == number)
+                    .collect();
+                out.push(EnumValuePair {
+                    new_file: pair.new.file,
+                    old_file: pair.old.file,
+                    new_enum: pair.new.item,
+                    old_enum: pair.old.item,
+                    number,
+                    new: new_values,
+                    old: old_values,
+                });
+            }
+        }
+        out
+    }
+
+    /// Methods matched by name within matched services.
+    pub fn method_pairs(&self) -> Vec<MethodPair<'a>> {
+        let mut out = Vec::new();
+        for pair in self.service_pairs() {
+            for old_method in &pair.old.item.methods {
+                if let Some(new_method) = pair
+                    .new
+                    .item
+                    .methods
+                    .iter()
+                    .find(|m| m.name == old_method.name)
+                {
+                    out.push(MethodPair {
+                        new_file: pair.new.file,
+                        old_file: pair.old.file,
+                        new_service: pair.new.item,
+                        old_service: pair.old.item,
+                        new: new_method,
+                        old: old_method,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+fn pair_by_key<'a, T>(
+    old: &std::collections::BTreeMap<String, InFile<'a, T>>,
+    new: &std::collections::BTreeMap<String, InFile<'a, T>>,
+) -> Vec<Pair<'a, T>> {
+    old.iter()
+        .filter_map(|(name, o)| new.get(name).map(|n| Pair { new: *n, old: *o }))
+        .collect()
+}
+
+/// A field (or extension) with its file and, for message fields, its message.
+#[derive(Clone, Copy)]
+pub struct FieldIn<'a> {
+    pub file: &'a File,
+    /// The containing message: for a message field its owner; for an extension the message it
+    /// is declared in (None at top level).
+    pub message: Option<&'a Message>,
+    pub field: &'a Field,
+}
+
+pub struct FieldPair<'a> {
+    pub new: FieldIn<'a>,
+    pub old: FieldIn<'a>,
+}
+
+pub struct EnumValuePair<'a> {
+    pub new_file: &'a File,
+    pub old_file: &'a File,
+    pub new_enum: &'a Enum,
+    pub old_enum: &'a Enum,
+    pub number: i64,
+    pub new: Vec<&'a EnumValue>,
+    pub old: Vec<&'a EnumValue>,
+}
+
+pub struct MethodPair<'a> {
+    pub new_file: &'a File,
+    pub old_file: &'a File,
+    pub new_service: &'a Service,
+    pub old_service: &'a Service,
+    pub new: &'a Method,
+    pub old: &'a Method,
+}
+
+/// Runs the given rules over the pair of schemas. Findings come back sorted by new-side
+/// location, then rule id, so output is deterministic.
+pub fn run(old: &Schema, new: &Schema, rules: &[&'static RuleMeta]) -> Vec<Finding> {
+    let ctx = Ctx::new(old, new);
+    let mut findings = Vec::new();
+    for rule in rules {
+        if let Some(check) = rule.check {
+            let mut sink = Sink::new(rule.id, &mut findings);
+            check(&ctx, &mut sink);
+        }
+    }
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings
+}

@@ -1,0 +1,13 @@
+//! protocompat: finds breaking changes between two revisions of a Protocol Buffers schema.
+//!
+//! The pipeline, one module per stage:
+//! `source` (read files at a revision) -> `parse` (syntax tree) -> `model` (resolved schema)
+//! -> `compare` (pair old and new elements) -> `rules` (one handler per rule) -> `report`.
+
+pub mod compare;
+pub mod config;
+pub mod model;
+pub mod parse;
+pub mod report;
+pub mod rules;
+pub mod source;

@@ -1,0 +1,524 @@
+//! The schema model: what the rules compare.
+//!
+//! It mirrors `google.protobuf.FileDescriptorProto` semantics (labels, types, fully-qualified
+//! type names, synthetic oneofs, map entries, groups, effective editions features), because
+//! buf's rules are defined on descriptors. Unlike descriptors, every element keeps the byte
+//! span of each piece a rule may point at (the equivalent of protoc's SourceCodeInfo paths).
+//!
+//! The builder (`build`) turns parsed files into this model and resolves names across files.
+
+mod build;
+mod position;
+pub use build::{build_schema, BuildError, BuildOutput, ImportResolver, NoImports, SourceFile};
+pub use position::line_col;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A half-open byte range `[start, end)` into a file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// A set of files, keyed by their path relative to the compared root (`/`-separated).
+#[derive(Debug, Default, Clone)]
+pub struct Schema {
+    pub files: BTreeMap<String, File>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Syntax {
+    Proto2,
+    Proto3,
+    /// `edition = "2023"` etc.; the string is the edition as written.
+    Editions(String),
+}
+
+impl Syntax {
+    /// The value buf prints in messages: "proto2", "proto3", "editions".
+    pub fn name(&self) -> &str {
+        match self {
+            Syntax::Proto2 => "proto2",
+            Syntax::Proto3 => "proto3",
+            Syntax::Editions(_) => "editions",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct File {
+    /// Path relative to the compared root, e.g. `acme/v1/order.proto`.
+    pub path: String,
+    /// The full text, for line/column computation and snippets.
+    pub text: Arc<str>,
+    pub syntax: Syntax,
+    /// Span of the whole `syntax = ...;` / `edition = ...;` statement, if written.
+    pub syntax_span: Option<Span>,
+    /// Package name (`""` when absent).
+    pub package: String,
+    /// Span of the whole `package ...;` statement, if written.
+    pub package_span: Option<Span>,
+    pub imports: Vec<Import>,
+    pub options: Options,
+    pub messages: Vec<Message>,
+    pub enums: Vec<Enum>,
+    pub services: Vec<Service>,
+    /// Top-level `extend` fields.
+    pub extensions: Vec<Field>,
+    /// Effective file-level features (for editions; derived from syntax otherwise).
+    pub features: Features,
+    /// Comments of the file, for ignore directives: (span, text without the comment markers).
+    pub comments: Vec<Comment>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Comment {
+    pub span: Span,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Import {
+    pub path: String,
+    pub public: bool,
+    pub weak: bool,
+    pub span: Span,
+}
+
+/// Options as written on an element, in source order.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub entries: Vec<OptionEntry>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OptionEntry {
+    /// The option name as a canonical dotted path: `java_package`, `ctype`,
+    /// `features.field_presence`, `(acme.foo).bar`. Extension names are kept as written
+    /// inside the parentheses (leading dot removed).
+    pub name: String,
+    pub value: OptionValue,
+    /// Span buf reports for this option: for a statement `option x = y;` the whole statement;
+    /// for a compact option `[x = y]` the `x = y` part.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionValue {
+    /// An identifier: `true`, `false`, `CORD`, `inf`, an enum value name.
+    Ident(String),
+    /// A string literal, unescaped (bytes kept as lossy UTF-8 for display).
+    String(String),
+    Int(i128),
+    Float(f64),
+    /// A message literal `{ ... }`, kept as its source text.
+    Aggregate(String),
+}
+
+impl OptionValue {
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            OptionValue::Ident(s) if s == "true" => Some(true),
+            OptionValue::Ident(s) if s == "false" => Some(false),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            OptionValue::String(s) | OptionValue::Ident(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Options {
+    /// The last entry with this exact name (later assignments win, as in protoc).
+    pub fn get(&self, name: &str) -> Option<&OptionEntry> {
+        self.entries.iter().rev().find(|e| e.name == name)
+    }
+    pub fn value(&self, name: &str) -> Option<&OptionValue> {
+        self.get(name).map(|e| &e.value)
+    }
+    pub fn span(&self, name: &str) -> Option<Span> {
+        self.get(name).map(|e| e.span)
+    }
+    pub fn bool(&self, name: &str) -> Option<bool> {
+        self.value(name).and_then(OptionValue::as_bool)
+    }
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.value(name).and_then(OptionValue::as_str)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub name: String,
+    /// Fully-qualified name without a leading dot: `acme.v1.Order.Item`.
+    pub full_name: String,
+    /// Whole declaration (`message Foo { ... }`, or the group field for a group's message,
+    /// or the map field for a synthesized map entry).
+    pub span: Span,
+    pub name_span: Span,
+    pub fields: Vec<Field>,
+    /// Real and synthetic oneofs, in descriptor order (synthetic ones last, as protoc does).
+    pub oneofs: Vec<Oneof>,
+    pub messages: Vec<Message>,
+    pub enums: Vec<Enum>,
+    /// `extend` blocks nested in this message.
+    pub extensions: Vec<Field>,
+    pub reserved_ranges: Vec<ReservedRange>,
+    pub reserved_names: Vec<ReservedName>,
+    pub extension_ranges: Vec<ReservedRange>,
+    pub options: Options,
+    /// Synthesized `XxxEntry` message of a map field.
+    pub is_map_entry: bool,
+    /// Message created by a proto2 `group` field.
+    pub is_group: bool,
+    /// Effective features at message scope.
+    pub features: Features,
+}
+
+/// A number range, inclusive on both ends (`end` = 536870911 for `max` in messages,
+/// 2147483647 for enums).
+#[derive(Debug, Clone)]
+pub struct ReservedRange {
+    pub start: i64,
+    pub end: i64,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReservedName {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Oneof {
+    pub name: String,
+    pub span: Span,
+    pub name_span: Span,
+    /// The synthetic oneof protoc creates for a proto3 `optional` field.
+    pub synthetic: bool,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Label {
+    Optional,
+    Required,
+    Repeated,
+}
+
+impl Label {
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Optional => "optional",
+            Label::Required => "required",
+            Label::Repeated => "repeated",
+        }
+    }
+}
+
+/// `FieldDescriptorProto.Type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldType {
+    Double,
+    Float,
+    Int64,
+    Uint64,
+    Int32,
+    Fixed64,
+    Fixed32,
+    Bool,
+    String,
+    Group,
+    Message,
+    Bytes,
+    Uint32,
+    Enum,
+    Sfixed32,
+    Sfixed64,
+    Sint32,
+    Sint64,
+}
+
+impl FieldType {
+    /// The lower-case proto keyword (`group`, `message` and `enum` for the named kinds).
+    pub fn name(self) -> &'static str {
+        use FieldType::*;
+        match self {
+            Double => "double",
+            Float => "float",
+            Int64 => "int64",
+            Uint64 => "uint64",
+            Int32 => "int32",
+            Fixed64 => "fixed64",
+            Fixed32 => "fixed32",
+            Bool => "bool",
+            String => "string",
+            Group => "group",
+            Message => "message",
+            Bytes => "bytes",
+            Uint32 => "uint32",
+            Enum => "enum",
+            Sfixed32 => "sfixed32",
+            Sfixed64 => "sfixed64",
+            Sint32 => "sint32",
+            Sint64 => "sint64",
+        }
+    }
+    pub fn from_keyword(s: &str) -> Option<FieldType> {
+        use FieldType::*;
+        Some(match s {
+            "double" => Double,
+            "float" => Float,
+            "int64" => Int64,
+            "uint64" => Uint64,
+            "int32" => Int32,
+            "fixed64" => Fixed64,
+            "fixed32" => Fixed32,
+            "bool" => Bool,
+            "string" => String,
+            "bytes" => Bytes,
+            "uint32" => Uint32,
+            "sfixed32" => Sfixed32,
+            "sfixed64" => Sfixed64,
+            "sint32" => Sint32,
+            "sint64" => Sint64,
+            _ => return None,
+        })
+    }
+    pub fn is_named(self) -> bool {
+        matches!(
+            self,
+            FieldType::Message | FieldType::Enum | FieldType::Group
+        )
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    /// Fully-qualified name (`pkg.Msg.field`, or `pkg.ext_name` for extensions).
+    pub full_name: String,
+    pub number: i64,
+    /// Descriptor label. proto3 singular fields are `Optional`, as in descriptors.
+    pub label: Label,
+    pub ty: FieldType,
+    /// For message/enum/group fields: the fully-qualified type name without leading dot
+    /// (`acme.v1.Order`), or the name as written when it could not be resolved.
+    pub type_name: Option<String>,
+    /// Index into the parent message's `oneofs` (real or synthetic).
+    pub oneof_index: Option<usize>,
+    /// proto3 `optional` (the field lives in a synthetic oneof).
+    pub proto3_optional: bool,
+    /// Effective JSON name (explicit `json_name` or the lowerCamelCase default).
+    pub json_name: String,
+    /// Whether `json_name` was written explicitly.
+    pub json_name_explicit: bool,
+    /// `default = ...` as written (string form as in `FieldDescriptorProto.default_value`).
+    pub default_value: Option<String>,
+    pub options: Options,
+    /// For extensions: the fully-qualified extendee.
+    pub extendee: Option<String>,
+    /// Effective features at field scope (editions semantics also computed for proto2/3).
+    pub features: Features,
+
+    /// Whole field declaration (for a group: the whole group; for map: the whole map field).
+    pub span: Span,
+    pub name_span: Span,
+    pub number_span: Span,
+    /// The label keyword if written.
+    pub label_span: Option<Span>,
+    /// The type as written: keyword (`int32`), type reference (`foo.Bar`) or `map<..>`,
+    /// or the `group` keyword. This is `TypeLocation` for scalars and `TypeNameLocation`
+    /// for named types, as protoc records them.
+    pub type_span: Span,
+    /// Span of the `extend Foo` extendee name, for extensions.
+    pub extendee_span: Option<Span>,
+}
+
+impl Field {
+    pub fn oneof<'a>(&self, parent: &'a Message) -> Option<&'a Oneof> {
+        self.oneof_index.and_then(|i| parent.oneofs.get(i))
+    }
+}
+
+/// Effective editions features, resolved from defaults, file, message and field settings.
+/// For proto2/proto3 files these are the equivalent legacy semantics, so rules can compare
+/// across syntaxes. Each carries the span of the `features.x` option that set it closest to
+/// the element, when one did.
+#[derive(Debug, Clone, Default)]
+pub struct Features {
+    pub field_presence: Feature<FieldPresence>,
+    pub enum_type: Feature<EnumType>,
+    pub repeated_field_encoding: Feature<RepeatedFieldEncoding>,
+    pub utf8_validation: Feature<Utf8Validation>,
+    pub message_encoding: Feature<MessageEncoding>,
+    pub json_format: Feature<JsonFormat>,
+    /// `(pb.cpp).string_type` feature.
+    pub cpp_string_type: Feature<CppStringType>,
+    /// `(pb.java).utf8_validation` feature.
+    pub java_utf8_validation: Feature<JavaUtf8Validation>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Feature<T> {
+    pub value: T,
+    /// The span of the option that set the value directly on this element, if any.
+    pub span: Option<Span>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FieldPresence {
+    #[default]
+    Explicit,
+    Implicit,
+    LegacyRequired,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EnumType {
+    #[default]
+    Open,
+    Closed,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RepeatedFieldEncoding {
+    #[default]
+    Packed,
+    Expanded,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Utf8Validation {
+    #[default]
+    Verify,
+    None,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MessageEncoding {
+    #[default]
+    LengthPrefixed,
+    Delimited,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum JsonFormat {
+    #[default]
+    Allow,
+    LegacyBestEffort,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CppStringType {
+    #[default]
+    String,
+    Cord,
+    View,
+}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum JavaUtf8Validation {
+    #[default]
+    Default,
+    Verify,
+}
+
+#[derive(Debug, Clone)]
+pub struct Enum {
+    pub name: String,
+    pub full_name: String,
+    pub span: Span,
+    pub name_span: Span,
+    pub values: Vec<EnumValue>,
+    pub reserved_ranges: Vec<ReservedRange>,
+    pub reserved_names: Vec<ReservedName>,
+    pub options: Options,
+    pub features: Features,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    pub name: String,
+    pub full_name: String,
+    pub number: i64,
+    pub span: Span,
+    pub name_span: Span,
+    pub number_span: Span,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone)]
+pub struct Service {
+    pub name: String,
+    pub full_name: String,
+    pub span: Span,
+    pub name_span: Span,
+    pub methods: Vec<Method>,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone)]
+pub struct Method {
+    pub name: String,
+    pub full_name: String,
+    pub span: Span,
+    pub name_span: Span,
+    /// Fully-qualified input/output types (or as written when unresolved).
+    pub input_type: String,
+    pub output_type: String,
+    pub input_span: Span,
+    pub output_span: Span,
+    pub client_streaming: bool,
+    pub server_streaming: bool,
+    /// Span of the `stream` keyword for input/output, if written.
+    pub client_streaming_span: Option<Span>,
+    pub server_streaming_span: Option<Span>,
+    pub options: Options,
+}
+
+impl File {
+    /// Every message in the file, depth-first, parents before children.
+    pub fn all_messages(&self) -> Vec<&Message> {
+        let mut out = Vec::new();
+        fn walk<'a>(m: &'a Message, out: &mut Vec<&'a Message>) {
+            out.push(m);
+            for c in &m.messages {
+                walk(c, out);
+            }
+        }
+        for m in &self.messages {
+            walk(m, &mut out);
+        }
+        out
+    }
+
+    /// Every enum in the file, top-level and nested.
+    pub fn all_enums(&self) -> Vec<&Enum> {
+        let mut out: Vec<&Enum> = self.enums.iter().collect();
+        for m in self.all_messages() {
+            out.extend(m.enums.iter());
+        }
+        out
+    }
+
+    /// Every extension field in the file, top-level and nested in messages.
+    pub fn all_extensions(&self) -> Vec<&Field> {
+        let mut out: Vec<&Field> = self.extensions.iter().collect();
+        for m in self.all_messages() {
+            out.extend(m.extensions.iter());
+        }
+        out
+    }
+}

@@ -1,0 +1,1 @@
+//! `.proto` text -> syntax tree with byte spans. (Owned by the front-end work.)

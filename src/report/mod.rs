@@ -1,0 +1,1 @@
+//! Renderers: each formats findings; none decides anything.

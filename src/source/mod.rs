@@ -1,0 +1,1 @@
+//! Where schemas come from: a git revision, the index, the working tree, a directory.
