@@ -13,9 +13,11 @@
 //!   as written (protox does not resolve names);
 //! - oneof names (real and synthetic), enum value names and numbers, method names, streaming
 //!   flags and input/output names (same suffix rule), extension fields and their extendees.
+//!
 //! Known difference left out of the samples: for a proto3 `optional a` next to a field named
 //! `_a`, protoc names the synthetic oneof `X_a` (and so do we, see model tests); protox-parse
 //! does not check collisions.
+//!
 //! Not covered: options, default values, spans (checked against buf's expected output in
 //! the conformance run instead), and editions (protox-parse rejects them).
 
