@@ -142,7 +142,7 @@ impl<'a> Parser<'a> {
         if self.is_symbol(c) {
             Ok(self.bump().map(|t| t.span).unwrap_or_default())
         } else {
-            Err(self.expected(&format!("`{c}` {context}")))
+            Err(self.expected(format_args!("`{c}` {context}")))
         }
     }
 
@@ -150,7 +150,7 @@ impl<'a> Parser<'a> {
         if self.is_keyword(word) {
             Ok(self.bump().map(|t| t.span).unwrap_or_default())
         } else {
-            Err(self.expected(&format!("`{word}` {context}")))
+            Err(self.expected(format_args!("`{word}` {context}")))
         }
     }
 
