@@ -194,3 +194,15 @@ fn removed_idempotency_level_points_at_the_file() {
          \"NO_SIDE_EFFECTS\" to \"IDEMPOTENCY_UNKNOWN\"."
     );
 }
+
+#[test]
+fn legacy_required_in_editions_is_not_a_required_label_for_buf() {
+    let old = "edition = \"2023\";\npackage p;\nmessage M {\n  string a = 1;\n}\n";
+    let new = "edition = \"2023\";\npackage p;\nmessage M {\n  string a = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n";
+    let rule = "MESSAGE_SAME_REQUIRED_FIELDS";
+    assert!(run_rule(rule, &[("a.proto", old)], &[("a.proto", new)]).is_empty());
+    let proto2 = "syntax = \"proto2\";\npackage p;\nmessage M {\n  required string a = 1;\n}\n";
+    let found = run_rule(rule, &[("a.proto", proto2)], &[("a.proto", new)]);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, "3:1-5:2");
+}
