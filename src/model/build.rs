@@ -1,9 +1,15 @@
-//! Builds the schema model from source files: parse, resolve imports, resolve names,
-//! compute effective features. (Owned by the front-end work; this is the interface.)
+//! Builds the schema model from source files: parse (in parallel), load imports (compared
+//! files, then the resolver's include roots, then the bundled well-known types), collect
+//! symbols, then lower each compared file's syntax tree into the model with names resolved.
 
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
+use super::lower::{collect_symbols, lower_file, Symbols};
 use super::Schema;
+use crate::parse::{self, ast::TopItem, ParsedFile};
 
 /// One `.proto` file's text as read from a revision.
 #[derive(Debug, Clone)]
@@ -44,9 +50,227 @@ pub struct BuildError {
     pub diagnostics: Vec<miette::Report>,
 }
 
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} error(s) in the schema", self.diagnostics.len())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A file taking part in the build: compared, or loaded to satisfy an import.
+pub(super) struct Unit {
+    pub source: SourceFile,
+    pub parsed: ParsedFile,
+    /// Indexes of the files this one imports (those that were found).
+    pub imports: Vec<usize>,
+    /// Indexes of the files it imports publicly.
+    pub public_imports: Vec<usize>,
+    /// Some import of this file could not be found.
+    pub missing_import: bool,
+}
+
 pub fn build_schema(
-    _files: Vec<SourceFile>,
-    _resolver: &dyn ImportResolver,
+    files: Vec<SourceFile>,
+    resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
-    unimplemented!("front-end")
+    let compared = files.len();
+    let parsed: Vec<ParsedFile> = if files.len() > 4 {
+        files.par_iter().map(|f| parse::parse(&f.text)).collect()
+    } else {
+        files.iter().map(|f| parse::parse(&f.text)).collect()
+    };
+    let mut units: Vec<Unit> = files
+        .into_iter()
+        .zip(parsed)
+        .map(|(source, parsed)| Unit {
+            source,
+            parsed,
+            imports: Vec::new(),
+            public_imports: Vec::new(),
+            missing_import: false,
+        })
+        .collect();
+
+    let mut diagnostics = Vec::new();
+    let mut warnings = Vec::new();
+    load_imports(&mut units, resolver, &mut diagnostics, &mut warnings);
+
+    for unit in &units {
+        for (span, message) in &unit.parsed.errors {
+            diagnostics.push(report(unit, *span, message, "here"));
+        }
+    }
+    if !diagnostics.is_empty() {
+        return Err(BuildError { diagnostics });
+    }
+
+    let mut symbols = Symbols::default();
+    let mut errors = Vec::new();
+    for (index, unit) in units.iter().enumerate() {
+        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
+    }
+    report_all(&units, errors, &mut diagnostics);
+
+    let results: Vec<_> = units[..compared]
+        .par_iter()
+        .enumerate()
+        .map(|(index, unit)| {
+            let visible = visible_files(&units, index);
+            lower_file(unit, index, &visible, &symbols)
+        })
+        .collect();
+    let mut schema = Schema::default();
+    for (file, errors) in results {
+        if let Some(unit) = units.iter().find(|u| u.source.path == file.path) {
+            for (span, message) in errors {
+                diagnostics.push(report(unit, span, &message, "here"));
+            }
+        }
+        schema.files.insert(file.path.clone(), file);
+    }
+    if !diagnostics.is_empty() {
+        return Err(BuildError { diagnostics });
+    }
+    Ok(BuildOutput { schema, warnings })
+}
+
+fn report_all(
+    units: &[Unit],
+    errors: Vec<(usize, crate::model::Span, String)>,
+    diagnostics: &mut Vec<miette::Report>,
+) {
+    for (index, span, message) in errors {
+        diagnostics.push(report(&units[index], span, &message, "here"));
+    }
+}
+
+fn report(unit: &Unit, span: crate::model::Span, message: &str, label: &str) -> miette::Report {
+    miette::Report::new(parse::diagnostic(
+        &unit.source.display_name,
+        &unit.source.text,
+        span,
+        message,
+        label,
+    ))
+}
+
+/// Follows every import, breadth first, adding the files found to `units`.
+fn load_imports(
+    units: &mut Vec<Unit>,
+    resolver: &dyn ImportResolver,
+    diagnostics: &mut Vec<miette::Report>,
+    warnings: &mut Vec<miette::Report>,
+) {
+    let mut by_path: HashMap<String, usize> = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.source.path.clone(), i))
+        .collect();
+    let mut not_found: HashSet<String> = HashSet::new();
+    let mut queue: VecDeque<usize> = (0..units.len()).collect();
+    while let Some(index) = queue.pop_front() {
+        let imports: Vec<_> = units[index]
+            .parsed
+            .ast
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                TopItem::Import(import) => Some(import.clone()),
+                _ => None,
+            })
+            .collect();
+        for import in imports {
+            let found = match by_path.get(&import.path) {
+                Some(&i) => Some(i),
+                None if not_found.contains(&import.path) => None,
+                None => match open_import(&import.path, resolver) {
+                    Ok(Some(source)) => {
+                        let parsed = parse::parse(&source.text);
+                        units.push(Unit {
+                            source,
+                            parsed,
+                            imports: Vec::new(),
+                            public_imports: Vec::new(),
+                            missing_import: false,
+                        });
+                        let i = units.len() - 1;
+                        by_path.insert(import.path.clone(), i);
+                        queue.push_back(i);
+                        Some(i)
+                    }
+                    Ok(None) => {
+                        not_found.insert(import.path.clone());
+                        None
+                    }
+                    Err(error) => {
+                        diagnostics.push(error);
+                        not_found.insert(import.path.clone());
+                        None
+                    }
+                },
+            };
+            let unit = &mut units[index];
+            match found {
+                Some(i) => {
+                    unit.imports.push(i);
+                    if import.public {
+                        unit.public_imports.push(i);
+                    }
+                }
+                None => {
+                    unit.missing_import = true;
+                    warnings.push(report(
+                        unit,
+                        import.span,
+                        &format!(
+                            "import \"{}\" was not found; names from it are kept as written",
+                            import.path
+                        ),
+                        "not found",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn open_import(
+    path: &str,
+    resolver: &dyn ImportResolver,
+) -> Result<Option<SourceFile>, miette::Report> {
+    if let Some(source) = resolver.open(path)? {
+        return Ok(Some(source));
+    }
+    Ok(super::wkt::bundled(path).map(|text| SourceFile {
+        path: path.to_string(),
+        display_name: path.to_string(),
+        text: Arc::from(text),
+    }))
+}
+
+/// The files whose symbols `index` may use: itself, its imports, and whatever those
+/// re-export through `import public` (transitively). `None` marks "an import is missing".
+fn visible_files(units: &[Unit], index: usize) -> Visible {
+    let mut files = HashSet::from([index]);
+    let mut missing = units[index].missing_import;
+    let mut queue: VecDeque<usize> = units[index].imports.iter().copied().collect();
+    while let Some(i) = queue.pop_front() {
+        if files.insert(i) {
+            for &public in &units[i].public_imports {
+                queue.push_back(public);
+            }
+            // A public import of an imported file that is missing hides symbols too.
+            if units[i].missing_import && !units[i].public_imports.is_empty() {
+                missing = true;
+            }
+        }
+    }
+    Visible { files, missing }
+}
+
+pub(super) struct Visible {
+    pub files: HashSet<usize>,
+    /// Some import could not be found: unresolved names are not errors.
+    pub missing: bool,
 }

@@ -8,9 +8,13 @@
 //! The builder (`build`) turns parsed files into this model and resolves names across files.
 
 mod build;
+mod features;
+mod lower;
 mod position;
+mod wkt;
 pub use build::{build_schema, BuildError, BuildOutput, ImportResolver, NoImports, SourceFile};
-pub use position::line_col;
+pub use lower::{default_json_name, map_entry_name};
+pub use position::{line_col, LineIndex};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -522,3 +526,6 @@ impl File {
         out
     }
 }
+
+#[cfg(test)]
+mod tests;

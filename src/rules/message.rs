@@ -1,24 +1,284 @@
-//! Rules about message elements.
+//! Rules about messages: deletion, oneofs, reserved and extension ranges, required fields,
+//! JSON format and the descriptor accessor option.
 
-use crate::compare::{Ctx, Sink};
+use std::collections::BTreeSet;
 
-/// EXTENSION_MESSAGE_NO_DELETE: not implemented yet.
-pub fn extension_message_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+use super::util::{
+    collapse_ranges, deleted_element_location, message_max, messages_by_nested_name,
+    missing_ranges, quote, range_string, reserved_name_literal, reserved_numbers_literal, NumRange,
+};
+use crate::compare::{Ctx, InFile, Pair, Sink};
+use crate::model::{JsonFormat, Label, Message, ReservedRange};
 
-/// MESSAGE_NO_DELETE: not implemented yet.
-pub fn message_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// MESSAGE_NO_DELETE: a message (top-level or nested) is missing from a file that still
+/// exists. Points at the closest surviving parent message, else at the file.
+pub fn message_no_delete(ctx: &Ctx, out: &mut Sink) {
+    for (new, old) in ctx.file_pairs() {
+        let new_messages = messages_by_nested_name(new);
+        for (nested, old_message) in messages_by_nested_name(old) {
+            if new_messages.contains_key(&nested) {
+                continue;
+            }
+            out.add(
+                Some(deleted_element_location(new, &nested)),
+                ctx.old_loc(old, Some(old_message.span)),
+                format!(
+                    "Previously present message {} was deleted from file.",
+                    quote(&nested)
+                ),
+            )
+            .help = Some(format!(
+                "restore message {nested}; to retire it, keep it and mark it \
+                 `option deprecated = true;`"
+            ));
+        }
+    }
+}
 
-/// MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR: not implemented yet.
-pub fn message_no_remove_standard_descriptor_accessor(_ctx: &Ctx, _out: &mut Sink) {}
+/// ONEOF_NO_DELETE: a (real) oneof of a message is gone. Synthetic oneofs of proto3
+/// `optional` fields are not oneofs for this rule.
+pub fn oneof_no_delete(ctx: &Ctx, out: &mut Sink) {
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        for oneof in old.oneofs.iter().filter(|o| !o.synthetic) {
+            if new.oneofs.iter().any(|o| o.name == oneof.name) {
+                continue;
+            }
+            out.add(
+                ctx.new_loc(pair.new.file, Some(new.span)),
+                ctx.old_loc(pair.old.file, Some(old.span)),
+                format!(
+                    "Previously present oneof {} on message {} was deleted.",
+                    quote(&oneof.name),
+                    quote(&new.name)
+                ),
+            )
+            .help = Some(format!(
+                "restore `oneof {} {{ ... }}` with its fields in message {}",
+                oneof.name, new.name
+            ));
+        }
+    }
+}
 
-/// MESSAGE_SAME_JSON_FORMAT: not implemented yet.
-pub fn message_same_json_format(_ctx: &Ctx, _out: &mut Sink) {}
+/// MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR: `no_standard_descriptor_accessor` went
+/// from false (or unset) to true.
+pub fn message_no_remove_standard_descriptor_accessor(ctx: &Ctx, out: &mut Sink) {
+    const OPTION: &str = "no_standard_descriptor_accessor";
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        let was = old.options.bool(OPTION).unwrap_or(false);
+        let is = new.options.bool(OPTION).unwrap_or(false);
+        if was || !is {
+            continue;
+        }
+        out.add(
+            ctx.new_loc(pair.new.file, new.options.span(OPTION)),
+            ctx.old_loc(pair.old.file, old.options.span(OPTION).or(Some(old.span))),
+            format!(
+                "Message option {} changed from {} to {}.",
+                quote(OPTION),
+                quote("false"),
+                quote("true")
+            ),
+        )
+        .help = Some(format!(
+            "remove `option {OPTION} = true;` from message {}: generated code relies on the \
+             descriptor accessor",
+            new.name
+        ));
+    }
+}
 
-/// MESSAGE_SAME_REQUIRED_FIELDS: not implemented yet.
-pub fn message_same_required_fields(_ctx: &Ctx, _out: &mut Sink) {}
+/// MESSAGE_SAME_JSON_FORMAT: the effective `json_format` feature went from ALLOW to
+/// something else.
+pub fn message_same_json_format(ctx: &Ctx, out: &mut Sink) {
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        let was = old.features.json_format;
+        let is = new.features.json_format;
+        if was.value != JsonFormat::Allow || is.value == JsonFormat::Allow {
+            continue;
+        }
+        out.add(
+            ctx.new_loc(pair.new.file, is.span.or(Some(new.span))),
+            ctx.old_loc(pair.old.file, was.span.or(Some(old.span))),
+            format!(
+                "Message {} JSON format support changed from {} to {}.",
+                quote(&new.name),
+                json_format_name(was.value),
+                json_format_name(is.value)
+            ),
+        )
+        .help = Some(format!(
+            "keep JSON support for message {}: set `option features.json_format = ALLOW;` \
+             on it (or on the file)",
+            new.name
+        ));
+    }
+}
 
-/// ONEOF_NO_DELETE: not implemented yet.
-pub fn oneof_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// The FeatureSet.JsonFormat value name.
+pub(super) fn json_format_name(format: JsonFormat) -> &'static str {
+    match format {
+        JsonFormat::Allow => "ALLOW",
+        JsonFormat::LegacyBestEffort => "LEGACY_BEST_EFFORT",
+    }
+}
 
-/// RESERVED_MESSAGE_NO_DELETE: not implemented yet.
-pub fn reserved_message_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// MESSAGE_SAME_REQUIRED_FIELDS: a required field was removed (or made non-required), or a
+/// required field appeared.
+pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        let required = |m: &Message| -> BTreeSet<i64> {
+            m.fields
+                .iter()
+                .filter(|f| f.label == Label::Required)
+                .map(|f| f.number)
+                .collect()
+        };
+        let (was, is) = (required(old), required(new));
+        for number in was.difference(&is) {
+            out.add(
+                ctx.new_loc(pair.new.file, Some(new.span)),
+                ctx.old_loc(pair.old.file, Some(old.span)),
+                format!(
+                    "Message {} had required field \"{number}\" deleted. {}",
+                    quote(&old.name),
+                    REQUIRED_WHY
+                ),
+            )
+            .help = Some(format!(
+                "restore field {number} as `required` in message {}",
+                new.name
+            ));
+        }
+        for number in is.difference(&was) {
+            let Some(field) = new.fields.iter().find(|f| f.number == *number) else {
+                continue;
+            };
+            let previous = old
+                .fields
+                .iter()
+                .find(|f| f.number == *number)
+                .map_or(old.span, |f| f.span);
+            out.add(
+                ctx.new_loc(pair.new.file, Some(field.span)),
+                ctx.old_loc(pair.old.file, Some(previous)),
+                format!(
+                    "Message {} had required field \"{number}\" added. {}",
+                    quote(&new.name),
+                    REQUIRED_WHY
+                ),
+            )
+            .help = Some(format!(
+                "make field {} optional: old writers never send it, so new readers would \
+                 reject their messages",
+                field.name
+            ));
+        }
+    }
+}
+
+const REQUIRED_WHY: &str = "Required fields must always be sent, so if one side does not know \
+                            about the required field, this will result in a breakage.";
+
+/// RESERVED_MESSAGE_NO_DELETE: a reserved number range lost numbers, or a reserved name is
+/// gone.
+pub fn reserved_message_no_delete(ctx: &Ctx, out: &mut Sink) {
+    for pair in ctx.message_pairs() {
+        check_ranges(
+            ctx,
+            out,
+            &pair,
+            "reserved",
+            &pair.old.item.reserved_ranges,
+            &pair.new.item.reserved_ranges,
+        );
+        let (new, old) = (pair.new.item, pair.old.item);
+        let names: BTreeSet<&str> = old.reserved_names.iter().map(|n| &*n.name).collect();
+        for name in names {
+            if new.reserved_names.iter().any(|n| n.name == name) {
+                continue;
+            }
+            out.add(
+                ctx.new_loc(pair.new.file, Some(new.span)),
+                ctx.old_loc(pair.old.file, Some(old.span)),
+                format!(
+                    "Previously present reserved name {} on message {} was deleted.",
+                    quote(name),
+                    quote(&new.name)
+                ),
+            )
+            .help = Some(format!(
+                "restore `reserved {};` in message {}",
+                reserved_name_literal(&pair.new.file.syntax, name),
+                new.name
+            ));
+        }
+    }
+}
+
+/// EXTENSION_MESSAGE_NO_DELETE: an extension range lost numbers.
+pub fn extension_message_no_delete(ctx: &Ctx, out: &mut Sink) {
+    for pair in ctx.message_pairs() {
+        check_ranges(
+            ctx,
+            out,
+            &pair,
+            "extension",
+            &pair.old.item.extension_ranges,
+            &pair.new.item.extension_ranges,
+        );
+    }
+}
+
+/// Flags every old range (reserved or extension) that the new ranges no longer cover fully,
+/// naming the numbers that are no longer covered.
+fn check_ranges(
+    ctx: &Ctx,
+    out: &mut Sink,
+    pair: &Pair<Message>,
+    kind: &str,
+    old_ranges: &[ReservedRange],
+    new_ranges: &[ReservedRange],
+) {
+    let (new, old): (&Message, &Message) = (pair.new.item, pair.old.item);
+    let InFile { file: new_file, .. } = pair.new;
+    let collapsed = collapse_ranges(new_ranges.iter().map(|r| (r.start, r.end)));
+    let max = message_max(new);
+    for range in old_ranges {
+        let missing: Vec<NumRange> = missing_ranges(range.start, range.end, &collapsed);
+        if missing.is_empty() {
+            continue;
+        }
+        let removed = missing
+            .iter()
+            .map(|&r| range_string(r, max))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.add(
+            ctx.new_loc(new_file, Some(new.span)),
+            ctx.old_loc(pair.old.file, Some(range.span)),
+            format!(
+                "Previously present {kind} range {} on message {} is missing values: {removed} \
+                 were removed.",
+                quote(&range_string((range.start, range.end), message_max(old))),
+                quote(&new.name)
+            ),
+        )
+        .help = Some(match kind {
+            "reserved" => format!(
+                "restore `reserved {};` in message {}",
+                reserved_numbers_literal(&missing, max),
+                new.name
+            ),
+            _ => format!(
+                "restore `extensions {};` in message {}",
+                reserved_numbers_literal(&missing, max),
+                new.name
+            ),
+        });
+    }
+}

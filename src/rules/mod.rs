@@ -11,6 +11,7 @@ pub mod handlers;
 mod message;
 mod package;
 mod service;
+pub mod util;
 
 use crate::compare::{Ctx, Sink};
 

@@ -1,18 +1,222 @@
-//! Rules about package elements.
+//! Rules about packages: a package and the types it declares must not disappear, wherever in
+//! the package's files they live (moving a type between files of one package is fine).
 
-use crate::compare::{Ctx, Sink};
+use std::collections::BTreeMap;
 
-/// PACKAGE_ENUM_NO_DELETE: not implemented yet.
-pub fn package_enum_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+use super::util::{
+    enclosing_message, enums_by_nested_name, extensions_by_nested_name, for_each_message,
+    messages_by_nested_name, quote,
+};
+use crate::compare::{Ctx, Location, Sink};
+use crate::model::{File, Message, Schema, Span};
 
-/// PACKAGE_EXTENSION_NO_DELETE: not implemented yet.
-pub fn package_extension_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// Package -> nested name -> (declaring file, span of the element).
+type PackageElements<'a> = BTreeMap<String, BTreeMap<String, (&'a File, Span)>>;
 
-/// PACKAGE_MESSAGE_NO_DELETE: not implemented yet.
-pub fn package_message_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// An element missing from its package: (nested name, old file, old span).
+type Deleted<'a> = (String, &'a File, Span);
 
-/// PACKAGE_NO_DELETE: not implemented yet.
-pub fn package_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// PACKAGE_NO_DELETE: every file of a package was deleted or moved to another package.
+pub fn package_no_delete(ctx: &Ctx, out: &mut Sink) {
+    for (package, old_files) in &ctx.old_index.packages {
+        if ctx.new_index.packages.contains_key(package) {
+            continue;
+        }
+        // buf attaches the old file that sorts first, so ignores by path still apply.
+        let Some(first) = old_files.iter().min_by(|a, b| a.path.cmp(&b.path)) else {
+            continue;
+        };
+        out.add(
+            None,
+            ctx.old_loc(first, None),
+            format!("Previously present package {} was deleted.", quote(package)),
+        )
+        .help = Some(format!(
+            "keep at least one file declaring `package {package};` with its types; \
+             deprecate the types instead of deleting the package"
+        ));
+    }
+}
 
-/// PACKAGE_SERVICE_NO_DELETE: not implemented yet.
-pub fn package_service_no_delete(_ctx: &Ctx, _out: &mut Sink) {}
+/// PACKAGE_MESSAGE_NO_DELETE: a message of a package is gone from every file of the package.
+pub fn package_message_no_delete(ctx: &Ctx, out: &mut Sink) {
+    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
+        for_each_message(file, |nested, m| add(nested.to_string(), m.span));
+    };
+    let old = collect(ctx.old, gather);
+    let new_messages = package_messages(ctx.new);
+    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+        for (nested, old_file, old_span) in deleted {
+            // buf looks for a surviving parent among all messages of the package (it may have
+            // moved to another file), but only when the old file still exists.
+            let location = ctx.new.files.get(&old_file.path).map(|new_file| {
+                let parent = new_messages
+                    .get(&package)
+                    .and_then(|messages| enclosing_message(&nested, messages));
+                match parent {
+                    Some((file, m)) => Location::in_file(file, Some(m.span)),
+                    None => Location::in_file(new_file, None),
+                }
+            });
+            out.add(
+                location,
+                ctx.old_loc(old_file, Some(old_span)),
+                format!(
+                    "Previously present message {} was deleted from package {}.",
+                    quote(&nested),
+                    quote(&package)
+                ),
+            )
+            .help = Some(format!(
+                "restore message {nested} in package {package} (in any of its files); \
+                 deprecate it instead of deleting it"
+            ));
+        }
+    }
+}
+
+/// PACKAGE_ENUM_NO_DELETE: an enum of a package is gone from every file of the package.
+pub fn package_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
+    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
+        for (nested, e) in enums_by_nested_name(file) {
+            add(nested, e.span);
+        }
+    };
+    let old = collect(ctx.old, gather);
+    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+        for (nested, old_file, old_span) in deleted {
+            out.add(
+                location_in_same_file(ctx, old_file, &nested),
+                ctx.old_loc(old_file, Some(old_span)),
+                format!(
+                    "Previously present enum {} was deleted from package {}.",
+                    quote(&nested),
+                    quote(&package)
+                ),
+            )
+            .help = Some(format!(
+                "restore enum {nested} in package {package} (in any of its files); \
+                 deprecate it instead of deleting it"
+            ));
+        }
+    }
+}
+
+/// PACKAGE_EXTENSION_NO_DELETE: an extension of a package is gone from every file of it.
+pub fn package_extension_no_delete(ctx: &Ctx, out: &mut Sink) {
+    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
+        for (nested, f) in extensions_by_nested_name(file) {
+            add(nested, f.span);
+        }
+    };
+    let old = collect(ctx.old, gather);
+    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+        for (nested, old_file, old_span) in deleted {
+            out.add(
+                location_in_same_file(ctx, old_file, &nested),
+                ctx.old_loc(old_file, Some(old_span)),
+                format!(
+                    "Previously present extension {} was deleted from package {}.",
+                    quote(&nested),
+                    quote(&package)
+                ),
+            )
+            .help = Some(format!(
+                "restore extension {nested} in package {package}; to retire it, keep it and \
+                 mark it deprecated, and never reuse its number on the extended message"
+            ));
+        }
+    }
+}
+
+/// PACKAGE_SERVICE_NO_DELETE: a service of a package is gone from every file of it.
+pub fn package_service_no_delete(ctx: &Ctx, out: &mut Sink) {
+    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
+        for s in &file.services {
+            add(s.name.clone(), s.span);
+        }
+    };
+    let old = collect(ctx.old, gather);
+    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+        for (name, old_file, old_span) in deleted {
+            // buf never points inside the file for a deleted service.
+            let location = ctx
+                .new
+                .files
+                .get(&old_file.path)
+                .map(|f| Location::in_file(f, None));
+            out.add(
+                location,
+                ctx.old_loc(old_file, Some(old_span)),
+                format!(
+                    "Previously present service {} was deleted from package {}.",
+                    quote(&name),
+                    quote(&package)
+                ),
+            )
+            .help = Some(format!(
+                "restore service {name} in package {package}; clients still call it"
+            ));
+        }
+    }
+}
+
+/// Where buf reports an enum or extension deleted from a package: in the new version of the
+/// file that declared it (at its closest surviving parent message, else the file); nowhere if
+/// that file is gone.
+fn location_in_same_file(ctx: &Ctx, old_file: &File, nested: &str) -> Option<Location> {
+    let new_file = ctx.new.files.get(&old_file.path)?;
+    Some(super::util::deleted_element_location(new_file, nested))
+}
+
+/// Builds package -> nested name -> (file, span) with `gather` listing a file's elements.
+fn collect<'a>(
+    schema: &'a Schema,
+    gather: impl Fn(&'a File, &mut dyn FnMut(String, Span)),
+) -> PackageElements<'a> {
+    let mut out: PackageElements<'a> = BTreeMap::new();
+    for file in schema.files.values() {
+        let elements = out.entry(file.package.clone()).or_default();
+        gather(file, &mut |nested, span| {
+            elements.entry(nested).or_insert((file, span));
+        });
+    }
+    out
+}
+
+/// Deleted elements per package, for the packages that still exist in the new schema
+/// (a wholly deleted package is PACKAGE_NO_DELETE's finding).
+fn deleted_in_surviving_packages<'a>(
+    ctx: &Ctx<'a>,
+    old: &PackageElements<'a>,
+    gather: impl Fn(&'a File, &mut dyn FnMut(String, Span)),
+) -> Vec<(String, Vec<Deleted<'a>>)> {
+    let new = collect(ctx.new, gather);
+    let mut out = Vec::new();
+    for (package, old_elements) in old {
+        let Some(new_elements) = new.get(package) else {
+            continue;
+        };
+        let deleted: Vec<_> = old_elements
+            .iter()
+            .filter(|(nested, _)| !new_elements.contains_key(*nested))
+            .map(|(nested, (file, span))| (nested.clone(), *file, *span))
+            .collect();
+        if !deleted.is_empty() {
+            out.push((package.clone(), deleted));
+        }
+    }
+    out
+}
+
+/// Package -> nested name -> (file, message), over the new schema.
+fn package_messages(schema: &Schema) -> BTreeMap<String, BTreeMap<String, (&File, &Message)>> {
+    let mut out: BTreeMap<String, BTreeMap<String, (&File, &Message)>> = BTreeMap::new();
+    for file in schema.files.values() {
+        let entry = out.entry(file.package.clone()).or_default();
+        for (nested, m) in messages_by_nested_name(file) {
+            entry.entry(nested).or_insert((file, m));
+        }
+    }
+    out
+}

@@ -1,0 +1,166 @@
+//! Effective editions features: defaults per syntax/edition, inheritance file -> message ->
+//! field (and enum), overrides from `features.*` options, and the legacy proto2/proto3
+//! equivalents (`packed`, `required`, groups, `ctype`, `java_string_check_utf8`).
+
+use super::{
+    CppStringType, EnumType, Feature, Features, FieldPresence, JavaUtf8Validation, JsonFormat,
+    MessageEncoding, OptionEntry, OptionValue, RepeatedFieldEncoding, Syntax, Utf8Validation,
+};
+
+/// The features of a file scope before any option: editions defaults (descriptor.proto's
+/// `edition_defaults`) or the legacy semantics of proto2/proto3.
+pub fn syntax_defaults(syntax: &Syntax) -> Features {
+    let plain = |v| Feature {
+        value: v,
+        span: None,
+    };
+    match syntax {
+        Syntax::Proto2 => Features {
+            field_presence: plain(FieldPresence::Explicit),
+            enum_type: Feature {
+                value: EnumType::Closed,
+                span: None,
+            },
+            repeated_field_encoding: Feature {
+                value: RepeatedFieldEncoding::Expanded,
+                span: None,
+            },
+            utf8_validation: Feature {
+                value: Utf8Validation::None,
+                span: None,
+            },
+            message_encoding: Feature::default(),
+            json_format: Feature {
+                value: JsonFormat::LegacyBestEffort,
+                span: None,
+            },
+            cpp_string_type: Feature::default(),
+            java_utf8_validation: Feature::default(),
+        },
+        Syntax::Proto3 => Features {
+            field_presence: plain(FieldPresence::Implicit),
+            ..Features::default()
+        },
+        Syntax::Editions(edition) => Features {
+            field_presence: plain(FieldPresence::Explicit),
+            cpp_string_type: Feature {
+                value: if edition.as_str() >= "2024" {
+                    CppStringType::View
+                } else {
+                    CppStringType::String
+                },
+                span: None,
+            },
+            ..Features::default()
+        },
+    }
+}
+
+/// The same values with every span cleared: what a child scope inherits.
+pub fn inherited(parent: &Features) -> Features {
+    fn clear<T: Copy>(f: &Feature<T>) -> Feature<T> {
+        Feature {
+            value: f.value,
+            span: None,
+        }
+    }
+    Features {
+        field_presence: clear(&parent.field_presence),
+        enum_type: clear(&parent.enum_type),
+        repeated_field_encoding: clear(&parent.repeated_field_encoding),
+        utf8_validation: clear(&parent.utf8_validation),
+        message_encoding: clear(&parent.message_encoding),
+        json_format: clear(&parent.json_format),
+        cpp_string_type: clear(&parent.cpp_string_type),
+        java_utf8_validation: clear(&parent.java_utf8_validation),
+    }
+}
+
+/// Applies the `features.*` options written on one element, in order (the last one wins).
+pub fn apply_options(features: &mut Features, options: &[OptionEntry]) {
+    for entry in options {
+        let OptionValue::Ident(value) = &entry.value else {
+            continue;
+        };
+        let span = Some(entry.span);
+        match entry.name.as_str() {
+            "features.field_presence" => set(&mut features.field_presence, span, value, |v| {
+                Some(match v {
+                    "EXPLICIT" => FieldPresence::Explicit,
+                    "IMPLICIT" => FieldPresence::Implicit,
+                    "LEGACY_REQUIRED" => FieldPresence::LegacyRequired,
+                    _ => return None,
+                })
+            }),
+            "features.enum_type" => set(&mut features.enum_type, span, value, |v| {
+                Some(match v {
+                    "OPEN" => EnumType::Open,
+                    "CLOSED" => EnumType::Closed,
+                    _ => return None,
+                })
+            }),
+            "features.repeated_field_encoding" => {
+                set(&mut features.repeated_field_encoding, span, value, |v| {
+                    Some(match v {
+                        "PACKED" => RepeatedFieldEncoding::Packed,
+                        "EXPANDED" => RepeatedFieldEncoding::Expanded,
+                        _ => return None,
+                    })
+                })
+            }
+            "features.utf8_validation" => set(&mut features.utf8_validation, span, value, |v| {
+                Some(match v {
+                    "VERIFY" => Utf8Validation::Verify,
+                    "NONE" => Utf8Validation::None,
+                    _ => return None,
+                })
+            }),
+            "features.message_encoding" => set(&mut features.message_encoding, span, value, |v| {
+                Some(match v {
+                    "LENGTH_PREFIXED" => MessageEncoding::LengthPrefixed,
+                    "DELIMITED" => MessageEncoding::Delimited,
+                    _ => return None,
+                })
+            }),
+            "features.json_format" => set(&mut features.json_format, span, value, |v| {
+                Some(match v {
+                    "ALLOW" => JsonFormat::Allow,
+                    "LEGACY_BEST_EFFORT" => JsonFormat::LegacyBestEffort,
+                    _ => return None,
+                })
+            }),
+            "features.(pb.cpp).string_type" => {
+                set(&mut features.cpp_string_type, span, value, |v| {
+                    Some(match v {
+                        "STRING" => CppStringType::String,
+                        "CORD" => CppStringType::Cord,
+                        "VIEW" => CppStringType::View,
+                        _ => return None,
+                    })
+                })
+            }
+            "features.(pb.java).utf8_validation" => {
+                set(&mut features.java_utf8_validation, span, value, |v| {
+                    Some(match v {
+                        "DEFAULT" => JavaUtf8Validation::Default,
+                        "VERIFY" => JavaUtf8Validation::Verify,
+                        _ => return None,
+                    })
+                })
+            }
+            _ => {}
+        }
+    }
+}
+
+fn set<T>(
+    feature: &mut Feature<T>,
+    span: Option<super::Span>,
+    value: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) {
+    if let Some(v) = parse(value) {
+        feature.value = v;
+        feature.span = span;
+    }
+}

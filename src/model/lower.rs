@@ -1,0 +1,1004 @@
+//! Syntax tree -> model: full names, name resolution with protobuf's scoping rules,
+//! synthesized map entries, groups, synthetic oneofs, labels, JSON names, defaults and
+//! effective features.
+
+use std::collections::{HashMap, HashSet};
+
+use super::build::{Unit, Visible};
+use super::features::{apply_options, inherited, syntax_defaults};
+use super::*;
+use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SymKind {
+    Package,
+    Message,
+    Enum,
+    Service,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sym {
+    pub kind: SymKind,
+    pub file: usize,
+}
+
+/// Every package, message, enum and service of every file in the build, by full name.
+#[derive(Default)]
+pub(super) struct Symbols {
+    map: HashMap<String, Sym>,
+}
+
+pub(super) type Errors = Vec<(usize, Span, String)>;
+
+fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}.{name}")
+    }
+}
+
+fn file_package(ast: &ast::FileAst) -> &str {
+    ast.items
+        .iter()
+        .find_map(|item| match item {
+            TopItem::Package(p) => Some(p.name.text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// Records the symbols one file declares (including the messages that groups and map
+/// fields synthesize).
+pub(super) fn collect_symbols(
+    ast: &ast::FileAst,
+    file: usize,
+    symbols: &mut Symbols,
+    errors: &mut Errors,
+) {
+    let package = file_package(ast);
+    let mut prefix = String::new();
+    for part in package.split('.').filter(|p| !p.is_empty()) {
+        prefix = join(&prefix, part);
+        symbols.map.entry(prefix.clone()).or_insert(Sym {
+            kind: SymKind::Package,
+            file,
+        });
+    }
+    let mut add = |name: String, kind: SymKind, span: Span, errors: &mut Errors| {
+        if let Some(existing) = symbols.map.get(&name) {
+            if existing.kind != SymKind::Package || kind != SymKind::Package {
+                errors.push((file, span, format!("`{name}` is already defined")));
+            }
+            return;
+        }
+        symbols.map.insert(name, Sym { kind, file });
+    };
+    fn message_items(
+        scope: &str,
+        items: &[MessageItem],
+        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
+        errors: &mut Errors,
+    ) {
+        for item in items {
+            match item {
+                MessageItem::Message(m) => {
+                    let name = join(scope, &m.name.text);
+                    add(name.clone(), SymKind::Message, m.name.span, errors);
+                    message_items(&name, &m.body, add, errors);
+                }
+                MessageItem::Enum(e) => add(
+                    join(scope, &e.name.text),
+                    SymKind::Enum,
+                    e.name.span,
+                    errors,
+                ),
+                MessageItem::Field(f) => field_symbols(scope, f, add, errors),
+                MessageItem::Oneof(o) => {
+                    for f in &o.fields {
+                        field_symbols(scope, f, add, errors);
+                    }
+                }
+                MessageItem::Extend(e) => {
+                    for f in &e.fields {
+                        field_symbols(scope, f, add, errors);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    fn field_symbols(
+        scope: &str,
+        field: &ast::FieldDecl,
+        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
+        errors: &mut Errors,
+    ) {
+        match (&field.ty, &field.group_body) {
+            (TypeRef::Group, Some(body)) => {
+                let name = join(scope, &field.name.text);
+                add(name.clone(), SymKind::Message, field.name.span, errors);
+                message_items(&name, body, add, errors);
+            }
+            (TypeRef::Map { .. }, _) => add(
+                join(scope, &map_entry_name(&field.name.text)),
+                SymKind::Message,
+                field.name.span,
+                errors,
+            ),
+            _ => {}
+        }
+    }
+    for item in &ast.items {
+        match item {
+            TopItem::Message(m) => {
+                let name = join(package, &m.name.text);
+                add(name.clone(), SymKind::Message, m.name.span, errors);
+                message_items(&name, &m.body, &mut add, errors);
+            }
+            TopItem::Enum(e) => add(
+                join(package, &e.name.text),
+                SymKind::Enum,
+                e.name.span,
+                errors,
+            ),
+            TopItem::Service(s) => add(
+                join(package, &s.name.text),
+                SymKind::Service,
+                s.name.span,
+                errors,
+            ),
+            TopItem::Extend(e) => {
+                for f in &e.fields {
+                    field_symbols(package, f, &mut add, errors);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// protoc's name of the message synthesized for a map field: `foo_bar` -> `FooBarEntry`.
+pub fn map_entry_name(field: &str) -> String {
+    let mut out = String::with_capacity(field.len() + 5);
+    let mut upper_next = true;
+    for c in field.chars() {
+        if c == '_' {
+            upper_next = true;
+        } else if upper_next {
+            out.push(c.to_ascii_uppercase());
+            upper_next = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out.push_str("Entry");
+    out
+}
+
+/// protoc's default JSON name: drop underscores, upper-case the letter after each.
+pub fn default_json_name(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut upper_next = false;
+    for c in field.chars() {
+        if c == '_' {
+            upper_next = true;
+        } else if upper_next {
+            out.push(c.to_ascii_uppercase());
+            upper_next = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct Lower<'a> {
+    file: usize,
+    visible: &'a Visible,
+    symbols: &'a Symbols,
+    syntax: Syntax,
+    errors: Vec<(Span, String)>,
+}
+
+/// Lowers one compared file; returns the model file and the resolution errors found.
+pub(super) fn lower_file(
+    unit: &Unit,
+    file: usize,
+    visible: &Visible,
+    symbols: &Symbols,
+) -> (File, Vec<(Span, String)>) {
+    let ast = &unit.parsed.ast;
+    let syntax = match &ast.syntax {
+        Some(decl) if decl.kind == ast::SyntaxKind::Edition => Syntax::Editions(decl.value.clone()),
+        Some(decl) if decl.value == "proto3" => Syntax::Proto3,
+        _ => Syntax::Proto2,
+    };
+    let mut lower = Lower {
+        file,
+        visible,
+        symbols,
+        syntax: syntax.clone(),
+        errors: Vec::new(),
+    };
+    let package = file_package(ast).to_string();
+    let mut out = File {
+        path: unit.source.path.clone(),
+        text: unit.source.text.clone(),
+        syntax: syntax.clone(),
+        syntax_span: ast.syntax.as_ref().map(|s| s.span),
+        package: package.clone(),
+        package_span: None,
+        imports: Vec::new(),
+        options: Options::default(),
+        messages: Vec::new(),
+        enums: Vec::new(),
+        services: Vec::new(),
+        extensions: Vec::new(),
+        features: syntax_defaults(&syntax),
+        comments: unit
+            .parsed
+            .comments
+            .iter()
+            .map(|c| Comment {
+                span: c.span,
+                text: c.text.clone(),
+            })
+            .collect(),
+    };
+    out.options = lower_options(ast.items.iter().filter_map(|item| match item {
+        TopItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    apply_options(&mut out.features, &out.options.entries);
+    let file_features = out.features.clone();
+    for item in &ast.items {
+        match item {
+            TopItem::Package(p) => {
+                if out.package_span.is_some() {
+                    lower
+                        .errors
+                        .push((p.span, "a file can declare only one package".into()));
+                }
+                out.package_span = Some(p.span);
+            }
+            TopItem::Import(i) => out.imports.push(Import {
+                path: i.path.clone(),
+                public: i.public,
+                weak: i.weak,
+                span: i.span,
+            }),
+            TopItem::Option(_) => {}
+            TopItem::Message(m) => {
+                let scope = Scope {
+                    name: &package,
+                    features: &file_features,
+                    file_options: &out.options,
+                };
+                let message = lower.message(m, &scope);
+                out.messages.push(message);
+            }
+            TopItem::Enum(e) => out
+                .enums
+                .push(lower.enumeration(e, &package, &file_features)),
+            TopItem::Service(s) => out.services.push(lower.service(s, &package)),
+            TopItem::Extend(e) => {
+                let scope = Scope {
+                    name: &package,
+                    features: &file_features,
+                    file_options: &out.options,
+                };
+                let mut nested = Vec::new();
+                let fields = lower.extend(e, &scope, &mut nested);
+                out.extensions.extend(fields);
+                // Groups declared in a top-level extend become top-level messages.
+                out.messages.extend(nested);
+            }
+        }
+    }
+    (out, lower.errors)
+}
+
+/// Where a declaration sits: the enclosing full name and features.
+struct Scope<'s> {
+    name: &'s str,
+    features: &'s Features,
+    file_options: &'s Options,
+}
+
+fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Options {
+    Options {
+        entries: decls
+            .map(|d| OptionEntry {
+                name: d.canonical_name(),
+                value: d.value.clone(),
+                span: d.span,
+            })
+            .collect(),
+    }
+}
+
+/// What the legacy (proto2/proto3) feature equivalents of a field depend on.
+#[derive(Clone, Copy)]
+struct LegacyPresence {
+    label: Label,
+    ty: FieldType,
+    in_oneof: bool,
+    proto3_optional: bool,
+    is_group: bool,
+}
+
+/// What a type reference resolved to.
+enum Resolved {
+    Message(String),
+    Enum(String),
+    /// Not found while some import is missing: keep the name as written.
+    Unknown(String),
+}
+
+impl Lower<'_> {
+    fn is_editions(&self) -> bool {
+        matches!(self.syntax, Syntax::Editions(_))
+    }
+
+    fn lookup(&self, full: &str) -> Option<Sym> {
+        let sym = self.symbols.map.get(full)?;
+        let visible = sym.kind == SymKind::Package
+            || sym.file == self.file
+            || self.visible.files.contains(&sym.file);
+        visible.then_some(*sym)
+    }
+
+    /// protobuf's lookup: a leading dot means fully qualified; otherwise search the scope and
+    /// its parents, innermost first, for the first component, then resolve the rest under it.
+    fn resolve_symbol(&self, name: &str, scope: &str) -> Option<(String, Sym)> {
+        if let Some(full) = name.strip_prefix('.') {
+            return self.lookup(full).map(|s| (full.to_string(), s));
+        }
+        let first = name.split('.').next().unwrap_or(name);
+        let mut scope = scope.to_string();
+        loop {
+            let candidate = join(&scope, first);
+            if let Some(sym) = self.lookup(&candidate) {
+                if first == name {
+                    if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
+                        return Some((candidate, sym));
+                    }
+                } else {
+                    // The first component names a scope: the rest must be found inside it.
+                    let full = join(&scope, name);
+                    return self.lookup(&full).map(|s| (full, s));
+                }
+            }
+            if scope.is_empty() {
+                return None;
+            }
+            scope = match scope.rfind('.') {
+                Some(i) => scope[..i].to_string(),
+                None => String::new(),
+            };
+        }
+    }
+
+    fn resolve_type(&mut self, name: &str, scope: &str, span: Span) -> Resolved {
+        match self.resolve_symbol(name, scope) {
+            Some((full, sym)) if sym.kind == SymKind::Message => Resolved::Message(full),
+            Some((full, sym)) if sym.kind == SymKind::Enum => Resolved::Enum(full),
+            Some((full, _)) => {
+                self.errors.push((
+                    span,
+                    format!("`{name}` resolves to `{full}`, which is not a type"),
+                ));
+                Resolved::Unknown(name.trim_start_matches('.').to_string())
+            }
+            None => {
+                if !self.visible.missing {
+                    self.errors
+                        .push((span, format!("cannot resolve type `{name}`")));
+                }
+                Resolved::Unknown(name.trim_start_matches('.').to_string())
+            }
+        }
+    }
+
+    fn resolve_message(&mut self, name: &str, scope: &str, span: Span) -> String {
+        match self.resolve_type(name, scope, span) {
+            Resolved::Message(full) | Resolved::Unknown(full) => full,
+            Resolved::Enum(full) => {
+                self.errors.push((
+                    span,
+                    format!("`{full}` is an enum; a message type is expected here"),
+                ));
+                full
+            }
+        }
+    }
+
+    // ---- messages ----
+
+    fn message(&mut self, decl: &ast::MessageDecl, scope: &Scope) -> Message {
+        self.message_body(
+            &decl.name.text,
+            decl.span,
+            decl.name.span,
+            &decl.body,
+            scope,
+            false,
+        )
+    }
+
+    fn message_body(
+        &mut self,
+        name: &str,
+        span: Span,
+        name_span: Span,
+        body: &[MessageItem],
+        scope: &Scope,
+        is_group: bool,
+    ) -> Message {
+        let full_name = join(scope.name, name);
+        let options = lower_options(body.iter().filter_map(|item| match item {
+            MessageItem::Option(o) => Some(o),
+            _ => None,
+        }));
+        let mut features = inherited(scope.features);
+        if !self.is_editions()
+            && options.bool("deprecated_legacy_json_field_conflicts") == Some(true)
+        {
+            features.json_format.value = JsonFormat::LegacyBestEffort;
+        }
+        apply_options(&mut features, &options.entries);
+        let mut message = Message {
+            name: name.to_string(),
+            full_name: full_name.clone(),
+            span,
+            name_span,
+            fields: Vec::new(),
+            oneofs: Vec::new(),
+            messages: Vec::new(),
+            enums: Vec::new(),
+            extensions: Vec::new(),
+            reserved_ranges: Vec::new(),
+            reserved_names: Vec::new(),
+            extension_ranges: Vec::new(),
+            options,
+            is_map_entry: false,
+            is_group,
+            features,
+        };
+        let features = message.features.clone();
+        let inner = Scope {
+            name: &full_name,
+            features: &features,
+            file_options: scope.file_options,
+        };
+        for item in body {
+            match item {
+                MessageItem::Field(f) => {
+                    let field = self.field(f, &inner, None, &mut message.messages);
+                    message.fields.push(field);
+                }
+                MessageItem::Oneof(o) => self.oneof(o, &inner, &mut message),
+                MessageItem::Message(m) => {
+                    let nested = self.message(m, &inner);
+                    message.messages.push(nested);
+                }
+                MessageItem::Enum(e) => {
+                    let nested = self.enumeration(e, &full_name, &features);
+                    message.enums.push(nested);
+                }
+                MessageItem::Extend(e) => {
+                    let fields = self.extend(e, &inner, &mut message.messages);
+                    message.extensions.extend(fields);
+                }
+                MessageItem::Extensions(e) => {
+                    message
+                        .extension_ranges
+                        .extend(e.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }))
+                }
+                MessageItem::Reserved(r) => {
+                    message
+                        .reserved_ranges
+                        .extend(r.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }));
+                    message
+                        .reserved_names
+                        .extend(r.names.iter().map(|n| ReservedName {
+                            name: n.text.clone(),
+                            span: n.span,
+                        }));
+                }
+                MessageItem::Option(_) => {}
+            }
+        }
+        add_synthetic_oneofs(&mut message);
+        message
+    }
+
+    fn oneof(&mut self, decl: &ast::OneofDecl, scope: &Scope, message: &mut Message) {
+        let options = lower_options(decl.options.iter());
+        let mut features = inherited(scope.features);
+        apply_options(&mut features, &options.entries);
+        let index = message.oneofs.len();
+        message.oneofs.push(Oneof {
+            name: decl.name.text.clone(),
+            span: decl.span,
+            name_span: decl.name.span,
+            synthetic: false,
+            options,
+        });
+        let inner = Scope {
+            name: scope.name,
+            features: &features,
+            file_options: scope.file_options,
+        };
+        for f in &decl.fields {
+            let field = self.field(f, &inner, Some(index), &mut message.messages);
+            message.fields.push(field);
+        }
+    }
+
+    /// Fields of an `extend` block; groups declared there add messages to `nested`.
+    fn extend(
+        &mut self,
+        decl: &ast::ExtendDecl,
+        scope: &Scope,
+        nested: &mut Vec<Message>,
+    ) -> Vec<Field> {
+        let extendee = self.resolve_message(&decl.extendee.text, scope.name, decl.extendee.span);
+        decl.fields
+            .iter()
+            .map(|f| {
+                let mut field = self.field(f, scope, None, nested);
+                field.full_name = join(scope.name, &field.name);
+                field.extendee = Some(extendee.clone());
+                field.extendee_span = Some(decl.extendee.span);
+                field
+            })
+            .collect()
+    }
+
+    /// Lowers one field. A map field's entry or a group's message is pushed to `nested`
+    /// (the enclosing message's nested messages, in declaration order as protoc does).
+    fn field(
+        &mut self,
+        decl: &ast::FieldDecl,
+        scope: &Scope,
+        oneof_index: Option<usize>,
+        nested: &mut Vec<Message>,
+    ) -> Field {
+        let options = lower_options(decl.options.iter());
+        let written_label = decl.label.map(|(l, _)| l);
+        let is_map = matches!(decl.ty, TypeRef::Map { .. });
+        let is_group = decl.ty == TypeRef::Group;
+        if self.syntax == Syntax::Proto2
+            && written_label.is_none()
+            && oneof_index.is_none()
+            && !is_map
+        {
+            self.errors.push((
+                decl.span,
+                format!(
+                    "field `{}` needs a label in proto2: `optional`, `required` or `repeated`",
+                    decl.name.text
+                ),
+            ));
+        }
+        let name = if is_group {
+            decl.name.text.to_ascii_lowercase()
+        } else {
+            decl.name.text.clone()
+        };
+        let (mut ty, mut type_name) = match &decl.ty {
+            TypeRef::Scalar(t) => (*t, None),
+            TypeRef::Named(n) => match self.resolve_type(n, scope.name, decl.type_span) {
+                Resolved::Message(full) => (FieldType::Message, Some(full)),
+                Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                Resolved::Unknown(written) => (FieldType::Message, Some(written)),
+            },
+            TypeRef::Map {
+                key,
+                key_span,
+                value,
+                value_span,
+            } => {
+                let entry = self.map_entry(decl, key, *key_span, value, *value_span, scope);
+                let full = entry.full_name.clone();
+                nested.push(entry);
+                (FieldType::Message, Some(full))
+            }
+            TypeRef::Group => {
+                let body = decl.group_body.as_deref().unwrap_or(&[]);
+                let group = self.message_body(
+                    &decl.name.text,
+                    decl.span,
+                    decl.name.span,
+                    body,
+                    scope,
+                    true,
+                );
+                let full = group.full_name.clone();
+                nested.push(group);
+                (FieldType::Group, Some(full))
+            }
+        };
+        let mut label = match written_label {
+            Some(l) => l,
+            None if is_map => Label::Repeated,
+            None => Label::Optional,
+        };
+        let proto3_optional =
+            self.syntax == Syntax::Proto3 && written_label == Some(Label::Optional);
+        let presence = LegacyPresence {
+            label,
+            ty,
+            in_oneof: oneof_index.is_some(),
+            proto3_optional,
+            is_group,
+        };
+        let features = self.field_features(scope, &options, presence);
+        if self.is_editions() {
+            if features.field_presence.value == FieldPresence::LegacyRequired
+                && label != Label::Repeated
+            {
+                label = Label::Required;
+            }
+            if features.message_encoding.value == MessageEncoding::Delimited
+                && ty == FieldType::Message
+                && !is_map
+            {
+                ty = FieldType::Group;
+            }
+        }
+        if ty == FieldType::Message && type_name.is_none() {
+            type_name = Some(String::new());
+        }
+        let json_name_option = options.str("json_name").map(str::to_string);
+        let default_value = options.value("default").map(|v| default_string(v, ty));
+        Field {
+            full_name: join(scope.name, &name),
+            json_name_explicit: json_name_option.is_some(),
+            json_name: json_name_option.unwrap_or_else(|| default_json_name(&name)),
+            name,
+            number: decl.number,
+            label,
+            ty,
+            type_name,
+            oneof_index,
+            proto3_optional,
+            default_value,
+            options,
+            extendee: None,
+            features,
+            span: decl.span,
+            name_span: decl.name.span,
+            number_span: decl.number_span,
+            label_span: decl.label.map(|(_, s)| s),
+            type_span: decl.type_span,
+            extendee_span: None,
+        }
+    }
+
+    /// Features at field scope: inherited, then legacy proto2/proto3 semantics, then the
+    /// field's own `features.*` options.
+    fn field_features(&self, scope: &Scope, options: &Options, field: LegacyPresence) -> Features {
+        let mut features = inherited(scope.features);
+        match self.syntax {
+            Syntax::Proto2 => {
+                if field.label == Label::Required {
+                    features.field_presence.value = FieldPresence::LegacyRequired;
+                }
+                if let Some(entry) = options.get("packed") {
+                    if entry.value.as_bool() == Some(true) {
+                        features.repeated_field_encoding = Feature {
+                            value: RepeatedFieldEncoding::Packed,
+                            span: Some(entry.span),
+                        };
+                    }
+                }
+                if field.is_group {
+                    features.message_encoding.value = MessageEncoding::Delimited;
+                }
+            }
+            Syntax::Proto3 => {
+                let explicit =
+                    field.proto3_optional || field.ty == FieldType::Message || field.in_oneof;
+                if explicit {
+                    features.field_presence.value = FieldPresence::Explicit;
+                }
+                if let Some(entry) = options.get("packed") {
+                    if entry.value.as_bool() == Some(false) {
+                        features.repeated_field_encoding = Feature {
+                            value: RepeatedFieldEncoding::Expanded,
+                            span: Some(entry.span),
+                        };
+                    }
+                }
+            }
+            Syntax::Editions(_) => apply_options(&mut features, &options.entries),
+        }
+        self.cpp_string_type(&mut features, options);
+        self.java_utf8_validation(&mut features, scope.file_options);
+        features
+    }
+
+    /// buf's rule: before edition 2024 the legacy `ctype` option wins when set (CORD -> Cord,
+    /// STRING / STRING_PIECE -> String); otherwise the `(pb.cpp).string_type` feature.
+    fn cpp_string_type(&self, features: &mut Features, options: &Options) {
+        let before_2024 = match &self.syntax {
+            Syntax::Editions(e) => e.as_str() < "2024",
+            _ => true,
+        };
+        if !before_2024 {
+            return;
+        }
+        let ctype = match options.value("ctype") {
+            Some(OptionValue::Ident(v)) => v.as_str(),
+            _ => return,
+        };
+        let value = match ctype {
+            "CORD" => CppStringType::Cord,
+            "STRING" | "STRING_PIECE" => CppStringType::String,
+            _ => return,
+        };
+        features.cpp_string_type = Feature { value, span: None };
+    }
+
+    /// buf's rule: outside editions, or when the file sets `java_string_check_utf8`, that
+    /// option decides (true -> Verify, else Default); otherwise the `(pb.java)` feature.
+    fn java_utf8_validation(&self, features: &mut Features, file_options: &Options) {
+        let legacy = file_options.get("java_string_check_utf8");
+        if !self.is_editions() || legacy.is_some() {
+            let verify = legacy.and_then(|e| e.value.as_bool()) == Some(true);
+            features.java_utf8_validation = Feature {
+                value: if verify {
+                    JavaUtf8Validation::Verify
+                } else {
+                    JavaUtf8Validation::Default
+                },
+                span: None,
+            };
+        }
+    }
+
+    /// The `XxxEntry` message protoc synthesizes for `map<K, V> xxx = n;`.
+    fn map_entry(
+        &mut self,
+        decl: &ast::FieldDecl,
+        key: &TypeRef,
+        key_span: Span,
+        value: &TypeRef,
+        value_span: Span,
+        scope: &Scope,
+    ) -> Message {
+        let name = map_entry_name(&decl.name.text);
+        let full_name = join(scope.name, &name);
+        let mut features = inherited(scope.features);
+        features.field_presence.value = FieldPresence::Explicit;
+        let entry_field =
+            |this: &mut Self, field_name: &str, number: i64, ty: &TypeRef, span: Span| {
+                let (ty, type_name) = match ty {
+                    TypeRef::Scalar(t) => (*t, None),
+                    TypeRef::Named(n) => match this.resolve_type(n, scope.name, span) {
+                        Resolved::Message(full) => (FieldType::Message, Some(full)),
+                        Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                        Resolved::Unknown(w) => (FieldType::Message, Some(w)),
+                    },
+                    _ => (FieldType::Message, None),
+                };
+                Field {
+                    name: field_name.to_string(),
+                    full_name: join(&full_name, field_name),
+                    number,
+                    label: Label::Optional,
+                    ty,
+                    type_name,
+                    oneof_index: None,
+                    proto3_optional: false,
+                    json_name: field_name.to_string(),
+                    json_name_explicit: false,
+                    default_value: None,
+                    options: Options::default(),
+                    extendee: None,
+                    features: inherited(&features),
+                    span,
+                    name_span: span,
+                    number_span: span,
+                    label_span: None,
+                    type_span: span,
+                    extendee_span: None,
+                }
+            };
+        let key_field = entry_field(self, "key", 1, key, key_span);
+        let value_field = entry_field(self, "value", 2, value, value_span);
+        Message {
+            name,
+            full_name: full_name.clone(),
+            span: decl.span,
+            name_span: decl.name.span,
+            fields: vec![key_field, value_field],
+            oneofs: Vec::new(),
+            messages: Vec::new(),
+            enums: Vec::new(),
+            extensions: Vec::new(),
+            reserved_ranges: Vec::new(),
+            reserved_names: Vec::new(),
+            extension_ranges: Vec::new(),
+            options: Options::default(),
+            is_map_entry: true,
+            is_group: false,
+            features,
+        }
+    }
+
+    // ---- enums ----
+
+    fn enumeration(&mut self, decl: &ast::EnumDecl, scope: &str, parent: &Features) -> Enum {
+        let options = lower_options(decl.body.iter().filter_map(|item| match item {
+            EnumItem::Option(o) => Some(o),
+            _ => None,
+        }));
+        let mut features = inherited(parent);
+        apply_options(&mut features, &options.entries);
+        let mut out = Enum {
+            name: decl.name.text.clone(),
+            full_name: join(scope, &decl.name.text),
+            span: decl.span,
+            name_span: decl.name.span,
+            values: Vec::new(),
+            reserved_ranges: Vec::new(),
+            reserved_names: Vec::new(),
+            options,
+            features,
+        };
+        for item in &decl.body {
+            match item {
+                EnumItem::Value(v) => out.values.push(EnumValue {
+                    name: v.name.text.clone(),
+                    // Enum values are siblings of their enum (C++ scoping), as in descriptors.
+                    full_name: join(scope, &v.name.text),
+                    number: v.number,
+                    span: v.span,
+                    name_span: v.name.span,
+                    number_span: v.number_span,
+                    options: lower_options(v.options.iter()),
+                }),
+                EnumItem::Reserved(r) => {
+                    out.reserved_ranges
+                        .extend(r.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }));
+                    out.reserved_names
+                        .extend(r.names.iter().map(|n| ReservedName {
+                            name: n.text.clone(),
+                            span: n.span,
+                        }));
+                }
+                EnumItem::Option(_) => {}
+            }
+        }
+        out
+    }
+
+    // ---- services ----
+
+    fn service(&mut self, decl: &ast::ServiceDecl, scope: &str) -> Service {
+        let full_name = join(scope, &decl.name.text);
+        let methods = decl
+            .methods
+            .iter()
+            .map(|m| Method {
+                name: m.name.text.clone(),
+                full_name: join(&full_name, &m.name.text),
+                span: m.span,
+                name_span: m.name.span,
+                input_type: self.resolve_message(&m.input.text, scope, m.input.span),
+                output_type: self.resolve_message(&m.output.text, scope, m.output.span),
+                input_span: m.input.span,
+                output_span: m.output.span,
+                client_streaming: m.client_streaming.is_some(),
+                server_streaming: m.server_streaming.is_some(),
+                client_streaming_span: m.client_streaming,
+                server_streaming_span: m.server_streaming,
+                options: lower_options(m.options.iter()),
+            })
+            .collect();
+        Service {
+            name: decl.name.text.clone(),
+            full_name,
+            span: decl.span,
+            name_span: decl.name.span,
+            methods,
+            options: lower_options(decl.options.iter()),
+        }
+    }
+}
+
+/// protoc's synthetic oneofs for proto3 `optional` fields: `_name`, prefixed with `X` until
+/// it collides with no field or oneof name; appended after the real oneofs.
+fn add_synthetic_oneofs(message: &mut Message) {
+    let mut taken: HashSet<String> = message
+        .fields
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(message.oneofs.iter().map(|o| o.name.clone()))
+        .collect();
+    for i in 0..message.fields.len() {
+        if !message.fields[i].proto3_optional {
+            continue;
+        }
+        let field = &message.fields[i];
+        let mut name = if field.name.starts_with('_') {
+            field.name.clone()
+        } else {
+            format!("_{}", field.name)
+        };
+        while taken.contains(&name) {
+            name.insert(0, 'X');
+        }
+        taken.insert(name.clone());
+        let oneof = Oneof {
+            name,
+            span: field.span,
+            name_span: field.name_span,
+            synthetic: true,
+            options: Options::default(),
+        };
+        message.fields[i].oneof_index = Some(message.oneofs.len());
+        message.oneofs.push(oneof);
+    }
+}
+
+/// `FieldDescriptorProto.default_value` form of a `default = ...` option: enum value name,
+/// `true`/`false`, decimal integers, floats in shortest round-trip form (`inf`, `-inf`,
+/// `nan`), strings unescaped, bytes C-escaped (octal for non-printable bytes, as protoc).
+pub fn default_string(value: &OptionValue, ty: FieldType) -> String {
+    match value {
+        OptionValue::Ident(s) => s.clone(),
+        OptionValue::Int(n) if matches!(ty, FieldType::Float | FieldType::Double) => {
+            format_float(*n as f64)
+        }
+        OptionValue::Int(n) => n.to_string(),
+        OptionValue::Float(f) => format_float(*f),
+        OptionValue::String(s) if ty == FieldType::Bytes => c_escape(s.as_bytes()),
+        OptionValue::String(s) => s.clone(),
+        OptionValue::Aggregate(s) => s.clone(),
+    }
+}
+
+fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        "nan".to_string()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{f}")
+    }
+}
+
+fn c_escape(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b'"' => out.push_str("\\\""),
+            b'\'' => out.push_str("\\'"),
+            b'\\' => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out
+}

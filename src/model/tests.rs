@@ -1,0 +1,301 @@
+//! Builder tests: name resolution, synthesized messages and oneofs, labels, JSON names,
+//! defaults, features, imports.
+
+use std::sync::Arc;
+
+use super::*;
+
+fn source(path: &str, text: &str) -> SourceFile {
+    SourceFile {
+        path: path.into(),
+        display_name: path.into(),
+        text: Arc::from(text),
+    }
+}
+
+fn build(files: &[(&str, &str)]) -> Schema {
+    let sources = files.iter().map(|(p, t)| source(p, t)).collect();
+    match build_schema(sources, &NoImports) {
+        Ok(out) => out.schema,
+        Err(e) => panic!("{:?}", e.diagnostics),
+    }
+}
+
+fn build_errors(files: &[(&str, &str)]) -> Vec<String> {
+    let sources = files.iter().map(|(p, t)| source(p, t)).collect();
+    match build_schema(sources, &NoImports) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.diagnostics.iter().map(|d| d.to_string()).collect(),
+    }
+}
+
+fn message<'a>(file: &'a File, full_name: &str) -> &'a Message {
+    file.all_messages()
+        .into_iter()
+        .find(|m| m.full_name == full_name)
+        .unwrap_or_else(|| panic!("no message {full_name}"))
+}
+
+#[test]
+fn scoping_follows_protobuf() {
+    let schema = build(&[
+        (
+            "a.proto",
+            r#"syntax = "proto3";
+package foo.bar;
+import "b.proto";
+message Outer {
+  message Inner {}
+  Inner a = 1;          // Outer.Inner
+  bar.Other b = 2;      // foo.bar.Other via the `bar` package component
+  .baz.Top c = 3;       // fully qualified
+  Top d = 4;            // baz.Top is not in scope: resolves to foo.bar.Top
+  E e = 5;
+}
+message Other {}
+message Top {}
+enum E { E_ZERO = 0; }
+"#,
+        ),
+        (
+            "b.proto",
+            "syntax = \"proto3\";\npackage baz;\nmessage Top {}\n",
+        ),
+    ]);
+    let file = &schema.files["a.proto"];
+    let outer = message(file, "foo.bar.Outer");
+    let types: Vec<_> = outer
+        .fields
+        .iter()
+        .map(|f| (f.ty, f.type_name.as_deref().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        types,
+        vec![
+            (FieldType::Message, "foo.bar.Outer.Inner"),
+            (FieldType::Message, "foo.bar.Other"),
+            (FieldType::Message, "baz.Top"),
+            (FieldType::Message, "foo.bar.Top"),
+            (FieldType::Enum, "foo.bar.E"),
+        ]
+    );
+}
+
+#[test]
+fn only_imported_symbols_are_visible() {
+    let errors = build_errors(&[
+        ("a.proto", "syntax = \"proto3\";\nmessage A { B b = 1; }\n"),
+        ("b.proto", "syntax = \"proto3\";\nmessage B {}\n"),
+    ]);
+    assert_eq!(errors, vec!["cannot resolve type `B`"]);
+    // Public imports are transitive.
+    build(&[
+        (
+            "a.proto",
+            "syntax = \"proto3\";\nimport \"p.proto\";\nmessage A { B b = 1; }\n",
+        ),
+        (
+            "p.proto",
+            "syntax = \"proto3\";\nimport public \"b.proto\";\n",
+        ),
+        ("b.proto", "syntax = \"proto3\";\nmessage B {}\n"),
+    ]);
+}
+
+#[test]
+fn missing_import_is_a_warning_and_keeps_names() {
+    let sources = vec![source(
+        "a.proto",
+        "syntax = \"proto3\";\nimport \"nowhere.proto\";\nmessage A { x.Y y = 1; }\n",
+    )];
+    let out = build_schema(sources, &NoImports).expect("builds");
+    assert_eq!(out.warnings.len(), 1);
+    let field = &out.schema.files["a.proto"].messages[0].fields[0];
+    assert_eq!(field.type_name.as_deref(), Some("x.Y"));
+}
+
+#[test]
+fn well_known_types_are_bundled() {
+    let schema = build(&[(
+        "a.proto",
+        "syntax = \"proto3\";\nimport \"google/protobuf/timestamp.proto\";\nmessage A { google.protobuf.Timestamp t = 1; }\n",
+    )]);
+    let field = &schema.files["a.proto"].messages[0].fields[0];
+    assert_eq!(
+        field.type_name.as_deref(),
+        Some("google.protobuf.Timestamp")
+    );
+}
+
+#[test]
+fn maps_groups_and_oneofs_as_protoc() {
+    let schema = build(&[(
+        "a.proto",
+        r#"syntax = "proto2";
+package p;
+message M {
+  map<string, M> by_name = 1;
+  optional group My_Group = 2 { optional int32 x = 1; }
+  oneof choice { int32 c = 3; }
+  message After {}
+  optional int32 some_field_name = 4 [default = -7, json_name = "custom"];
+  optional string s = 5 [default = "a\"b"];
+  optional bytes b = 6 [default = "\001x"];
+  optional double d = 7 [default = -inf];
+  required float f = 8 [default = 1e3];
+}
+"#,
+    )]);
+    let m = message(&schema.files["a.proto"], "p.M");
+    let nested: Vec<_> = m.messages.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(nested, vec!["ByNameEntry", "My_Group", "After"]);
+    let entry = &m.messages[0];
+    assert!(entry.is_map_entry);
+    assert_eq!(entry.fields[1].type_name.as_deref(), Some("p.M"));
+    let map_field = &m.fields[0];
+    assert_eq!(
+        (
+            map_field.label,
+            map_field.ty,
+            map_field.type_name.as_deref()
+        ),
+        (Label::Repeated, FieldType::Message, Some("p.M.ByNameEntry"))
+    );
+    let group = &m.fields[1];
+    assert_eq!(
+        (group.name.as_str(), group.ty, group.type_name.as_deref()),
+        ("my_group", FieldType::Group, Some("p.M.My_Group"))
+    );
+    assert!(m.messages[1].is_group);
+    assert_eq!(m.fields[2].oneof_index, Some(0));
+    assert_eq!(m.fields[3].json_name, "custom");
+    assert!(m.fields[3].json_name_explicit);
+    let defaults: Vec<_> = m.fields[3..]
+        .iter()
+        .map(|f| f.default_value.clone().unwrap())
+        .collect();
+    assert_eq!(defaults, vec!["-7", "a\"b", "\\001x", "-inf", "1000"]);
+    assert_eq!(m.fields[7].label, Label::Required);
+    assert_eq!(
+        m.fields[7].features.field_presence.value,
+        FieldPresence::LegacyRequired
+    );
+    assert_eq!(m.fields[2].json_name, "c");
+    assert_eq!(default_json_name("foo_bar_baz"), "fooBarBaz");
+}
+
+#[test]
+fn proto3_optional_gets_synthetic_oneofs() {
+    let schema = build(&[(
+        "a.proto",
+        r#"syntax = "proto3";
+message M {
+  optional int32 a = 1;
+  oneof real { int32 b = 2; }
+  int32 _a = 3;
+  optional int32 c = 4;
+  int32 plain = 5;
+  M msg = 6;
+}
+"#,
+    )]);
+    let m = &schema.files["a.proto"].messages[0];
+    let oneofs: Vec<_> = m
+        .oneofs
+        .iter()
+        .map(|o| (o.name.as_str(), o.synthetic))
+        .collect();
+    assert_eq!(oneofs, vec![("real", false), ("X_a", true), ("_c", true)]);
+    assert_eq!(m.fields[0].oneof_index, Some(1));
+    assert!(m.fields[0].proto3_optional);
+    assert_eq!(m.fields[3].oneof_index, Some(2));
+    assert_eq!(m.fields[4].label, Label::Optional);
+    let presence: Vec<_> = m
+        .fields
+        .iter()
+        .map(|f| f.features.field_presence.value)
+        .collect();
+    use FieldPresence::*;
+    assert_eq!(
+        presence,
+        vec![Explicit, Explicit, Implicit, Explicit, Implicit, Explicit]
+    );
+}
+
+#[test]
+fn editions_features_inherit_and_carry_spans() {
+    let text = r#"edition = "2023";
+package p;
+option features.field_presence = IMPLICIT;
+message M {
+  option features.utf8_validation = NONE;
+  string a = 1;
+  string b = 2 [features.utf8_validation = VERIFY];
+  int32 req = 3 [features.field_presence = LEGACY_REQUIRED];
+  M delimited = 4 [features.message_encoding = DELIMITED];
+  repeated int32 r = 5;
+}
+enum E { option features.enum_type = CLOSED; A = 1; }
+"#;
+    let schema = build(&[("a.proto", text)]);
+    let file = &schema.files["a.proto"];
+    let slice = |s: Option<Span>| s.map(|s| &text[s.range()]);
+    assert_eq!(file.features.field_presence.value, FieldPresence::Implicit);
+    assert_eq!(
+        slice(file.features.field_presence.span),
+        Some("option features.field_presence = IMPLICIT;")
+    );
+    let m = &file.messages[0];
+    assert_eq!(m.features.field_presence.span, None);
+    assert_eq!(m.features.utf8_validation.value, Utf8Validation::None);
+    let a = &m.fields[0];
+    assert_eq!(a.features.utf8_validation.value, Utf8Validation::None);
+    assert_eq!(a.features.utf8_validation.span, None);
+    let b = &m.fields[1];
+    assert_eq!(b.features.utf8_validation.value, Utf8Validation::Verify);
+    assert_eq!(
+        slice(b.features.utf8_validation.span),
+        Some("features.utf8_validation = VERIFY")
+    );
+    assert_eq!(m.fields[2].label, Label::Required);
+    assert_eq!(m.fields[3].ty, FieldType::Group);
+    assert_eq!(
+        m.fields[4].features.repeated_field_encoding.value,
+        RepeatedFieldEncoding::Packed
+    );
+    assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
+}
+
+#[test]
+fn legacy_features() {
+    let schema = build(&[(
+        "a.proto",
+        r#"syntax = "proto2";
+option java_string_check_utf8 = true;
+message M {
+  repeated int32 a = 1 [packed = true];
+  repeated int32 b = 2;
+  optional string c = 3 [ctype = CORD];
+}
+enum E { A = 0; }
+"#,
+    )]);
+    let file = &schema.files["a.proto"];
+    let m = &file.messages[0];
+    use RepeatedFieldEncoding::*;
+    assert_eq!(m.fields[0].features.repeated_field_encoding.value, Packed);
+    assert_eq!(m.fields[1].features.repeated_field_encoding.value, Expanded);
+    assert_eq!(
+        m.fields[2].features.cpp_string_type.value,
+        CppStringType::Cord
+    );
+    assert_eq!(
+        m.fields[2].features.java_utf8_validation.value,
+        JavaUtf8Validation::Verify
+    );
+    assert_eq!(
+        m.fields[2].features.utf8_validation.value,
+        Utf8Validation::None
+    );
+    assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
+}

@@ -1,0 +1,1181 @@
+//! Recursive-descent parser over the token stream. Each statement either parses fully or
+//! reports one error and skips to the end of the statement (`;` or its closing `}`), so one
+//! file can yield several errors. Nesting is bounded so no input can overflow the stack.
+
+use super::ast::*;
+use super::lexer::{Token, TokenKind};
+use crate::model::{FieldType, Label, OptionValue, Span};
+
+/// Deepest nesting of messages/groups/aggregate values accepted.
+pub const MAX_DEPTH: usize = 128;
+
+/// Largest field number (`max` in message ranges).
+pub const FIELD_MAX: i64 = 536_870_911;
+/// `max` in enum reserved ranges.
+pub const ENUM_MAX: i64 = 2_147_483_647;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Marker: an error was recorded; the caller recovers.
+struct Failed;
+type PResult<T> = Result<T, Failed>;
+
+pub struct Parser<'a> {
+    text: &'a str,
+    tokens: &'a [Token],
+    pos: usize,
+    depth: usize,
+    editions: bool,
+    /// Set after an error that ends parsing (too deep nesting): later errors are noise.
+    stopped: bool,
+    pub errors: Vec<ParseError>,
+}
+
+/// Parses a token stream (from `lexer::lex(text)`).
+pub fn parse_tokens(text: &str, tokens: &[Token]) -> (FileAst, Vec<ParseError>) {
+    let mut parser = Parser {
+        text,
+        tokens,
+        pos: 0,
+        depth: 0,
+        editions: false,
+        stopped: false,
+        errors: Vec::new(),
+    };
+    let ast = parser.file();
+    (ast, parser.errors)
+}
+
+impl<'a> Parser<'a> {
+    // ---- token helpers ----
+
+    fn peek(&self) -> Option<&'a Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<&'a Token> {
+        self.tokens.get(self.pos + ahead)
+    }
+
+    fn is_symbol(&self, c: char) -> bool {
+        matches!(self.peek(), Some(Token { kind: TokenKind::Symbol(s), .. }) if *s == c)
+    }
+
+    fn is_symbol_at(&self, ahead: usize, c: char) -> bool {
+        matches!(self.peek_at(ahead), Some(Token { kind: TokenKind::Symbol(s), .. }) if *s == c)
+    }
+
+    fn is_keyword(&self, word: &str) -> bool {
+        self.ident_at(0) == Some(word)
+    }
+
+    fn ident_at(&self, ahead: usize) -> Option<&'a str> {
+        match self.peek_at(ahead) {
+            Some(Token {
+                kind: TokenKind::Ident(s),
+                ..
+            }) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    fn bump(&mut self) -> Option<&'a Token> {
+        let token = self.tokens.get(self.pos);
+        if token.is_some() {
+            self.pos += 1;
+        }
+        token
+    }
+
+    /// End of the previous token (for statement spans).
+    fn prev_end(&self) -> u32 {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.tokens.get(i))
+            .map_or(0, |t| t.span.end)
+    }
+
+    fn current_start(&self) -> u32 {
+        self.peek().map_or(self.text.len() as u32, |t| t.span.start)
+    }
+
+    fn span_from(&self, start: u32) -> Span {
+        Span {
+            start,
+            end: self.prev_end().max(start),
+        }
+    }
+
+    fn found(&self) -> String {
+        self.peek()
+            .map_or_else(|| "end of file".to_string(), Token::describe)
+    }
+
+    fn here(&self) -> Span {
+        match self.peek() {
+            Some(t) => t.span,
+            None => Span::new(self.text.len(), self.text.len()),
+        }
+    }
+
+    fn error_at(&mut self, span: Span, message: String) -> Failed {
+        if !self.stopped {
+            self.errors.push(ParseError { span, message });
+        }
+        Failed
+    }
+
+    /// "expected X, found Y" at the current token.
+    fn expected(&mut self, what: &str) -> Failed {
+        let message = format!("expected {what}, found {}", self.found());
+        let span = self.here();
+        self.error_at(span, message)
+    }
+
+    fn expect_symbol(&mut self, c: char, context: &str) -> PResult<Span> {
+        if self.is_symbol(c) {
+            Ok(self.bump().map(|t| t.span).unwrap_or_default())
+        } else {
+            Err(self.expected(&format!("`{c}` {context}")))
+        }
+    }
+
+    fn expect_keyword(&mut self, word: &str, context: &str) -> PResult<Span> {
+        if self.is_keyword(word) {
+            Ok(self.bump().map(|t| t.span).unwrap_or_default())
+        } else {
+            Err(self.expected(&format!("`{word}` {context}")))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Name> {
+        match self.peek() {
+            Some(Token {
+                kind: TokenKind::Ident(s),
+                span,
+            }) => {
+                self.pos += 1;
+                Ok(Name {
+                    text: s.clone(),
+                    span: *span,
+                })
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// `a.b.c`, with a leading `.` when `allow_leading_dot`.
+    fn dotted_name(&mut self, what: &str, allow_leading_dot: bool) -> PResult<Name> {
+        let start = self.current_start();
+        let mut text = String::new();
+        if allow_leading_dot && self.is_symbol('.') {
+            self.bump();
+            text.push('.');
+        }
+        let first = self.ident(what)?;
+        text.push_str(&first.text);
+        while self.is_symbol('.') {
+            self.bump();
+            let part = self.ident(&format!("identifier after `.` in {what}"))?;
+            text.push('.');
+            text.push_str(&part.text);
+        }
+        Ok(Name {
+            text,
+            span: self.span_from(start),
+        })
+    }
+
+    fn string_literal(&mut self, what: &str) -> PResult<(String, Span)> {
+        let start = self.current_start();
+        let mut bytes = Vec::new();
+        let mut any = false;
+        while let Some(Token {
+            kind: TokenKind::Str(b),
+            ..
+        }) = self.peek()
+        {
+            bytes.extend_from_slice(b);
+            self.pos += 1;
+            any = true;
+        }
+        if !any {
+            return Err(self.expected(what));
+        }
+        Ok((
+            String::from_utf8_lossy(&bytes).into_owned(),
+            self.span_from(start),
+        ))
+    }
+
+    /// Skips to the end of the current statement: past the next `;` at this level, or up to
+    /// (not past) a `}` closing the enclosing body; a nested `{...}` block is skipped whole
+    /// (and ends the statement).
+    fn recover(&mut self) {
+        let mut depth = 0usize;
+        while let Some(token) = self.peek() {
+            match token.kind {
+                TokenKind::Symbol(';') if depth == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                TokenKind::Symbol('{') => depth += 1,
+                TokenKind::Symbol('}') => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let span = self.here();
+            self.errors.push(ParseError {
+                span,
+                message: format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
+            });
+            // Nothing sensible can follow: stop parsing this file.
+            self.pos = self.tokens.len();
+            self.stopped = true;
+            self.depth -= 1;
+            return Err(Failed);
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- file level ----
+
+    fn file(&mut self) -> FileAst {
+        let mut ast = FileAst::default();
+        while self.is_symbol(';') {
+            self.bump();
+        }
+        if self.is_keyword("syntax") || self.is_keyword("edition") {
+            match self.syntax_decl() {
+                Ok(decl) => {
+                    self.editions = decl.kind == SyntaxKind::Edition;
+                    ast.syntax = Some(decl);
+                }
+                Err(Failed) => self.recover(),
+            }
+        }
+        while self.peek().is_some() {
+            let before = self.pos;
+            match self.top_item() {
+                Ok(Some(item)) => ast.items.push(item),
+                Ok(None) => {}
+                Err(Failed) => self.recover(),
+            }
+            if self.pos == before {
+                // A stray `}` at top level: report and skip it so we always progress.
+                let span = self.here();
+                let found = self.found();
+                self.errors.push(ParseError {
+                    span,
+                    message: format!("expected a top-level declaration, found {found}"),
+                });
+                self.pos += 1;
+            }
+        }
+        ast
+    }
+
+    fn syntax_decl(&mut self) -> PResult<SyntaxDecl> {
+        let start = self.current_start();
+        let kind = if self.is_keyword("syntax") {
+            SyntaxKind::Syntax
+        } else {
+            SyntaxKind::Edition
+        };
+        let keyword = if kind == SyntaxKind::Syntax {
+            "syntax"
+        } else {
+            "edition"
+        };
+        self.bump();
+        self.expect_symbol('=', &format!("after `{keyword}`"))?;
+        let (value, value_span) = self.string_literal(&format!("{keyword} string"))?;
+        match (&kind, value.as_str()) {
+            (SyntaxKind::Syntax, "proto2" | "proto3") => {}
+            (SyntaxKind::Edition, "2023" | "2024") => {}
+            (SyntaxKind::Syntax, _) => {
+                return Err(self.error_at(
+                    value_span,
+                    format!("unknown syntax \"{value}\": expected \"proto2\" or \"proto3\""),
+                ))
+            }
+            (SyntaxKind::Edition, _) => {
+                return Err(self.error_at(
+                    value_span,
+                    format!("unsupported edition \"{value}\": expected \"2023\" or \"2024\""),
+                ))
+            }
+        }
+        self.expect_symbol(';', &format!("after {keyword} value"))?;
+        Ok(SyntaxDecl {
+            kind,
+            value,
+            value_span,
+            span: self.span_from(start),
+        })
+    }
+
+    fn top_item(&mut self) -> PResult<Option<TopItem>> {
+        if self.is_symbol(';') {
+            self.bump();
+            return Ok(None);
+        }
+        self.skip_visibility();
+        let Some(word) = self.ident_at(0) else {
+            if self.is_symbol('}') {
+                return Ok(None); // reported by the caller as stray
+            }
+            return Err(self.expected("a top-level declaration"));
+        };
+        Ok(Some(match word {
+            "package" => TopItem::Package(self.package()?),
+            "import" => TopItem::Import(self.import()?),
+            "option" => TopItem::Option(self.option_statement()?),
+            "message" => TopItem::Message(self.message()?),
+            "enum" => TopItem::Enum(self.enum_decl()?),
+            "service" => TopItem::Service(self.service()?),
+            "extend" => TopItem::Extend(self.extend()?),
+            "syntax" | "edition" => {
+                let span = self.here();
+                return Err(self.error_at(
+                    span,
+                    format!("`{word}` must be the first statement of the file"),
+                ));
+            }
+            _ => return Err(self.expected("a top-level declaration")),
+        }))
+    }
+
+    /// Editions 2024 `export` / `local` before a message or enum: tolerated, ignored.
+    fn skip_visibility(&mut self) {
+        if (self.is_keyword("export") || self.is_keyword("local"))
+            && matches!(self.ident_at(1), Some("message" | "enum"))
+        {
+            self.bump();
+        }
+    }
+
+    fn package(&mut self) -> PResult<PackageDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.dotted_name("package name", false)?;
+        self.expect_symbol(';', "after package name")?;
+        Ok(PackageDecl {
+            name,
+            span: self.span_from(start),
+        })
+    }
+
+    fn import(&mut self) -> PResult<ImportDecl> {
+        let start = self.current_start();
+        self.bump();
+        let (mut public, mut weak, mut option_only) = (false, false, false);
+        match self.ident_at(0) {
+            Some("public") => public = true,
+            Some("weak") => weak = true,
+            Some("option") => option_only = true,
+            _ => {}
+        }
+        if public || weak || option_only {
+            self.bump();
+        }
+        let (path, path_span) = self.string_literal("import path string")?;
+        self.expect_symbol(';', "after import path")?;
+        Ok(ImportDecl {
+            path,
+            path_span,
+            public,
+            weak,
+            option_only,
+            span: self.span_from(start),
+        })
+    }
+
+    // ---- options ----
+
+    fn option_statement(&mut self) -> PResult<OptionDecl> {
+        let start = self.current_start();
+        self.bump();
+        let mut decl = self.option_body()?;
+        self.expect_symbol(';', "after option value")?;
+        decl.span = self.span_from(start);
+        Ok(decl)
+    }
+
+    /// `name = value`; the span covers exactly that.
+    fn option_body(&mut self) -> PResult<OptionDecl> {
+        let start = self.current_start();
+        let name = self.option_name()?;
+        self.expect_symbol('=', "after option name")?;
+        let value_start = self.current_start();
+        let value = self.constant()?;
+        let value_span = self.span_from(value_start);
+        Ok(OptionDecl {
+            name,
+            value,
+            value_span,
+            span: self.span_from(start),
+        })
+    }
+
+    fn option_name(&mut self) -> PResult<Vec<OptionNamePart>> {
+        let mut parts = Vec::new();
+        loop {
+            if self.is_symbol('(') {
+                let start = self.current_start();
+                self.bump();
+                let name = self.dotted_name("extension name", true)?;
+                self.expect_symbol(')', "after extension name")?;
+                parts.push(OptionNamePart {
+                    name: name.text,
+                    is_extension: true,
+                    span: self.span_from(start),
+                });
+            } else {
+                let name = self.ident("option name")?;
+                parts.push(OptionNamePart {
+                    name: name.text,
+                    is_extension: false,
+                    span: name.span,
+                });
+            }
+            if !self.is_symbol('.') {
+                return Ok(parts);
+            }
+            self.bump();
+        }
+    }
+
+    /// `[a = 1, (b).c = "x"]`
+    fn compact_options(&mut self) -> PResult<Vec<OptionDecl>> {
+        let mut options = Vec::new();
+        if !self.is_symbol('[') {
+            return Ok(options);
+        }
+        self.bump();
+        loop {
+            options.push(self.option_body()?);
+            if self.is_symbol(',') {
+                self.bump();
+                continue;
+            }
+            self.expect_symbol(']', "to close the option list")?;
+            return Ok(options);
+        }
+    }
+
+    /// An option value: identifier, signed number, string(s), or `{ aggregate }`.
+    fn constant(&mut self) -> PResult<OptionValue> {
+        let negative = if self.is_symbol('-') || self.is_symbol('+') {
+            let neg = self.is_symbol('-');
+            self.bump();
+            Some(neg)
+        } else {
+            None
+        };
+        let Some(token) = self.peek() else {
+            return Err(self.expected("an option value"));
+        };
+        let value = match (&token.kind, negative) {
+            (TokenKind::Int(Some(n)), neg) => {
+                let n = i128::from(*n);
+                OptionValue::Int(if neg == Some(true) { -n } else { n })
+            }
+            (TokenKind::Int(None), _) => {
+                return Err(self.error_at(token.span, "integer literal is out of range".into()))
+            }
+            (TokenKind::Float(f), neg) => {
+                OptionValue::Float(if neg == Some(true) { -f } else { *f })
+            }
+            (TokenKind::Ident(s), Some(neg)) => {
+                let f = match s.to_ascii_lowercase().as_str() {
+                    "inf" | "infinity" => f64::INFINITY,
+                    "nan" => f64::NAN,
+                    _ => return Err(self.expected("a number after the sign")),
+                };
+                OptionValue::Float(if neg { -f } else { f })
+            }
+            (TokenKind::Ident(s), None) => OptionValue::Ident(s.clone()),
+            (TokenKind::Str(_), None) => {
+                return Ok(OptionValue::String(self.string_literal("string")?.0))
+            }
+            (TokenKind::Symbol('{'), None) => return self.aggregate(),
+            _ => return Err(self.expected("an option value")),
+        };
+        self.bump();
+        Ok(value)
+    }
+
+    /// A message literal: balanced braces, kept as source text.
+    fn aggregate(&mut self) -> PResult<OptionValue> {
+        let start = self.current_start();
+        let mut depth = 0usize;
+        while let Some(token) = self.bump() {
+            match token.kind {
+                TokenKind::Symbol('{') => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Err(self.error_at(
+                            token.span,
+                            format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
+                        ));
+                    }
+                }
+                TokenKind::Symbol('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let span = self.span_from(start);
+                        return Ok(OptionValue::Aggregate(self.text[span.range()].to_string()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let span = Span::new(start as usize, start as usize + 1);
+        Err(self.error_at(span, "unclosed `{` in message literal".into()))
+    }
+
+    // ---- messages ----
+
+    fn message(&mut self) -> PResult<MessageDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.ident("message name")?;
+        let body = self.message_body(&format!("after message name `{}`", name.text))?;
+        Ok(MessageDecl {
+            name,
+            body,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `{ items }` of a message or group.
+    fn message_body(&mut self, context: &str) -> PResult<Vec<MessageItem>> {
+        self.expect_symbol('{', context)?;
+        self.enter()?;
+        let mut items = Vec::new();
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                self.leave();
+                return Ok(items);
+            }
+            if self.peek().is_none() {
+                self.leave();
+                return Err(self.expected("`}` to close the message"));
+            }
+            match self.message_item() {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => {}
+                Err(Failed) => self.recover(),
+            }
+        }
+    }
+
+    fn message_item(&mut self) -> PResult<Option<MessageItem>> {
+        if self.is_symbol(';') {
+            self.bump();
+            return Ok(None);
+        }
+        self.skip_visibility();
+        let item = match self.ident_at(0) {
+            Some("message") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
+                MessageItem::Message(self.message()?)
+            }
+            Some("enum") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
+                MessageItem::Enum(self.enum_decl()?)
+            }
+            Some("extend") if !self.is_field_start_after_keyword() => {
+                MessageItem::Extend(self.extend()?)
+            }
+            Some("oneof") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
+                MessageItem::Oneof(self.oneof()?)
+            }
+            Some("extensions") if !self.is_field_start_after_keyword() => {
+                MessageItem::Extensions(self.extensions()?)
+            }
+            Some("reserved") if !self.is_field_start_after_keyword() => {
+                MessageItem::Reserved(self.reserved(FIELD_MAX)?)
+            }
+            Some("option") => MessageItem::Option(self.option_statement()?),
+            Some(_) => MessageItem::Field(self.field(FieldContext::Message)?),
+            None if self.is_symbol('.') => MessageItem::Field(self.field(FieldContext::Message)?),
+            None => return Err(self.expected("a field, message, enum, oneof or option")),
+        };
+        Ok(Some(item))
+    }
+
+    /// After a keyword like `reserved`: is this really a field of a type with that name
+    /// (`reserved foo = 1;`)? True when an identifier then `=` follows.
+    fn is_field_start_after_keyword(&self) -> bool {
+        self.ident_at(1).is_some() && self.is_symbol_at(2, '=')
+    }
+
+    fn field(&mut self, context: FieldContext) -> PResult<FieldDecl> {
+        let start = self.current_start();
+        let label = self.label(context)?;
+        let type_start = self.current_start();
+        let ty = self.type_ref()?;
+        let type_span = self.span_from(type_start);
+        if matches!(ty, TypeRef::Map { .. }) {
+            if let Some((_, span)) = label {
+                return Err(self.error_at(span, "map fields cannot have a label".into()));
+            }
+        }
+        let name = self.ident("field name")?;
+        self.expect_symbol('=', &format!("after field name `{}`", name.text))?;
+        let (number, number_span) = self.field_number()?;
+        let options = self.compact_options()?;
+        let group_body = if ty == TypeRef::Group {
+            Some(self.message_body(&format!("after group `{}`", name.text))?)
+        } else {
+            self.expect_symbol(';', "after field number")
+                .map_err(|f| self.rephrase_after_options(f, &options))?;
+            None
+        };
+        Ok(FieldDecl {
+            label,
+            ty,
+            type_span,
+            name,
+            number,
+            number_span,
+            options,
+            group_body,
+            span: self.span_from(start),
+        })
+    }
+
+    /// After `[...]` the missing `;` is "after field options", not "after field number".
+    fn rephrase_after_options(&mut self, failed: Failed, options: &[OptionDecl]) -> Failed {
+        if !options.is_empty() {
+            if let Some(last) = self.errors.last_mut() {
+                last.message = last
+                    .message
+                    .replace("after field number", "after field options");
+            }
+        }
+        failed
+    }
+
+    fn label(&mut self, context: FieldContext) -> PResult<Option<(Label, Span)>> {
+        let label = match self.ident_at(0) {
+            Some("optional") => Label::Optional,
+            Some("required") => Label::Required,
+            Some("repeated") => Label::Repeated,
+            _ => return Ok(None),
+        };
+        // `optional foo = 1;` is a field of a type named `optional`: no label.
+        if self.is_field_start_after_keyword() {
+            return Ok(None);
+        }
+        let span = self.here();
+        if context == FieldContext::Oneof {
+            return Err(self.error_at(
+                span,
+                format!(
+                    "fields in a oneof cannot have a label (found `{}`)",
+                    label.name()
+                ),
+            ));
+        }
+        if self.editions && label != Label::Repeated {
+            return Err(self.error_at(
+                span,
+                format!(
+                    "label `{}` is not allowed in editions; use `features.field_presence`",
+                    label.name()
+                ),
+            ));
+        }
+        self.bump();
+        Ok(Some((label, span)))
+    }
+
+    fn type_ref(&mut self) -> PResult<TypeRef> {
+        if self.is_keyword("map") && self.is_symbol_at(1, '<') {
+            return self.map_type();
+        }
+        if self.is_keyword("group") && self.ident_at(1).is_some() {
+            if self.editions {
+                let span = self.here();
+                return Err(self.error_at(
+                    span,
+                    "groups are not allowed in editions; use `features.message_encoding = DELIMITED`"
+                        .into(),
+                ));
+            }
+            self.bump();
+            return Ok(TypeRef::Group);
+        }
+        let name = self.dotted_name("field type", true)?;
+        Ok(match FieldType::from_keyword(&name.text) {
+            Some(scalar) => TypeRef::Scalar(scalar),
+            None => TypeRef::Named(name.text),
+        })
+    }
+
+    fn map_type(&mut self) -> PResult<TypeRef> {
+        self.bump();
+        self.bump();
+        let key_start = self.current_start();
+        let key = self.dotted_name("map key type", true)?;
+        let key_span = self.span_from(key_start);
+        let key_type = match FieldType::from_keyword(&key.text) {
+            Some(
+                t @ (FieldType::Int32
+                | FieldType::Int64
+                | FieldType::Uint32
+                | FieldType::Uint64
+                | FieldType::Sint32
+                | FieldType::Sint64
+                | FieldType::Fixed32
+                | FieldType::Fixed64
+                | FieldType::Sfixed32
+                | FieldType::Sfixed64
+                | FieldType::Bool
+                | FieldType::String),
+            ) => t,
+            _ => {
+                return Err(self.error_at(
+                    key_span,
+                    format!(
+                        "invalid map key type `{}`: expected an integer type, bool or string",
+                        key.text
+                    ),
+                ))
+            }
+        };
+        self.expect_symbol(',', "after map key type")?;
+        let value_start = self.current_start();
+        let value = self.dotted_name("map value type", true)?;
+        let value_span = self.span_from(value_start);
+        self.expect_symbol('>', "after map value type")?;
+        let value_type = match FieldType::from_keyword(&value.text) {
+            Some(t) => TypeRef::Scalar(t),
+            None => TypeRef::Named(value.text),
+        };
+        Ok(TypeRef::Map {
+            key: Box::new(TypeRef::Scalar(key_type)),
+            key_span,
+            value: Box::new(value_type),
+            value_span,
+        })
+    }
+
+    fn field_number(&mut self) -> PResult<(i64, Span)> {
+        match self.peek() {
+            Some(Token {
+                kind: TokenKind::Int(n),
+                span,
+            }) => {
+                let span = *span;
+                self.pos += 1;
+                match n {
+                    Some(n) if *n <= i64::MAX as u64 => Ok((*n as i64, span)),
+                    _ => Err(self.error_at(span, "field number is out of range".into())),
+                }
+            }
+            Some(Token {
+                kind: TokenKind::Symbol('-'),
+                span,
+            }) => {
+                let span = *span;
+                Err(self.error_at(span, "field numbers must be positive".into()))
+            }
+            _ => Err(self.expected("field number")),
+        }
+    }
+
+    fn oneof(&mut self) -> PResult<OneofDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.ident("oneof name")?;
+        self.expect_symbol('{', &format!("after oneof name `{}`", name.text))?;
+        let mut fields = Vec::new();
+        let mut options = Vec::new();
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                break;
+            }
+            if self.peek().is_none() {
+                return Err(self.expected("`}` to close the oneof"));
+            }
+            if self.is_symbol(';') {
+                self.bump();
+                continue;
+            }
+            let result = if self.is_keyword("option") {
+                self.option_statement().map(|o| options.push(o))
+            } else {
+                self.field(FieldContext::Oneof).map(|f| fields.push(f))
+            };
+            if result.is_err() {
+                self.recover();
+            }
+        }
+        Ok(OneofDecl {
+            name,
+            fields,
+            options,
+            span: self.span_from(start),
+        })
+    }
+
+    fn extend(&mut self) -> PResult<ExtendDecl> {
+        let start = self.current_start();
+        self.bump();
+        let extendee = self.dotted_name("extended message name", true)?;
+        self.expect_symbol('{', "after extended message name")?;
+        let mut fields = Vec::new();
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                break;
+            }
+            if self.peek().is_none() {
+                return Err(self.expected("`}` to close the extend block"));
+            }
+            if self.is_symbol(';') {
+                self.bump();
+                continue;
+            }
+            match self.field(FieldContext::Extend) {
+                Ok(f) => fields.push(f),
+                Err(Failed) => self.recover(),
+            }
+        }
+        Ok(ExtendDecl {
+            extendee,
+            fields,
+            span: self.span_from(start),
+        })
+    }
+
+    fn extensions(&mut self) -> PResult<ExtensionsDecl> {
+        let start = self.current_start();
+        self.bump();
+        let ranges = self.ranges(FIELD_MAX)?;
+        let options = self.compact_options()?;
+        self.expect_symbol(';', "after extension ranges")?;
+        Ok(ExtensionsDecl {
+            ranges,
+            options,
+            span: self.span_from(start),
+        })
+    }
+
+    fn reserved(&mut self, max: i64) -> PResult<ReservedDecl> {
+        let start = self.current_start();
+        self.bump();
+        let mut ranges = Vec::new();
+        let mut names = Vec::new();
+        let is_name = |p: &Self| {
+            matches!(
+                p.peek(),
+                Some(Token {
+                    kind: TokenKind::Str(_) | TokenKind::Ident(_),
+                    ..
+                })
+            )
+        };
+        if is_name(self) {
+            loop {
+                if self.ident_at(0).is_some() {
+                    if !self.editions {
+                        let span = self.here();
+                        return Err(self.error_at(
+                            span,
+                            "reserved names must be string literals before editions (write `\"name\"`)"
+                                .into(),
+                        ));
+                    }
+                    names.push(self.ident("reserved name")?);
+                } else {
+                    if self.editions {
+                        let span = self.here();
+                        return Err(self.error_at(
+                            span,
+                            "reserved names must be identifiers in editions (write the name without quotes)"
+                                .into(),
+                        ));
+                    }
+                    let (text, span) = self.string_literal("reserved name")?;
+                    names.push(Name { text, span });
+                }
+                if !self.is_symbol(',') {
+                    break;
+                }
+                self.bump();
+            }
+        } else {
+            ranges = self.ranges(max)?;
+        }
+        self.expect_symbol(';', "after reserved ranges or names")?;
+        Ok(ReservedDecl {
+            ranges,
+            names,
+            span: self.span_from(start),
+        })
+    }
+
+    fn ranges(&mut self, max: i64) -> PResult<Vec<RangeDecl>> {
+        let mut ranges = Vec::new();
+        loop {
+            let start_pos = self.current_start();
+            let start = self.range_bound(max == ENUM_MAX)?;
+            let (end, end_is_max) = if self.is_keyword("to") {
+                self.bump();
+                if self.is_keyword("max") {
+                    self.bump();
+                    (max, true)
+                } else {
+                    (self.range_bound(max == ENUM_MAX)?, false)
+                }
+            } else {
+                (start, false)
+            };
+            ranges.push(RangeDecl {
+                start,
+                end,
+                end_is_max,
+                span: self.span_from(start_pos),
+            });
+            if !self.is_symbol(',') {
+                return Ok(ranges);
+            }
+            self.bump();
+        }
+    }
+
+    fn range_bound(&mut self, allow_negative: bool) -> PResult<i64> {
+        let negative = allow_negative && self.is_symbol('-');
+        if negative {
+            self.bump();
+        }
+        match self.peek() {
+            Some(Token {
+                kind: TokenKind::Int(n),
+                span,
+            }) => {
+                let span = *span;
+                self.pos += 1;
+                match n {
+                    Some(n) if *n <= i64::MAX as u64 => {
+                        Ok(if negative { -(*n as i64) } else { *n as i64 })
+                    }
+                    _ => Err(self.error_at(span, "number is out of range".into())),
+                }
+            }
+            _ => Err(self.expected("a number in the range")),
+        }
+    }
+
+    // ---- enums ----
+
+    fn enum_decl(&mut self) -> PResult<EnumDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.ident("enum name")?;
+        self.expect_symbol('{', &format!("after enum name `{}`", name.text))?;
+        let mut body = Vec::new();
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                break;
+            }
+            if self.peek().is_none() {
+                return Err(self.expected("`}` to close the enum"));
+            }
+            if self.is_symbol(';') {
+                self.bump();
+                continue;
+            }
+            let item = match self.ident_at(0) {
+                Some("option") if !self.is_symbol_at(1, '=') => {
+                    self.option_statement().map(EnumItem::Option)
+                }
+                Some("reserved") if !self.is_symbol_at(1, '=') => {
+                    self.reserved(ENUM_MAX).map(EnumItem::Reserved)
+                }
+                _ => self.enum_value().map(EnumItem::Value),
+            };
+            match item {
+                Ok(item) => body.push(item),
+                Err(Failed) => self.recover(),
+            }
+        }
+        Ok(EnumDecl {
+            name,
+            body,
+            span: self.span_from(start),
+        })
+    }
+
+    fn enum_value(&mut self) -> PResult<EnumValueDecl> {
+        let start = self.current_start();
+        let name = self.ident("enum value name")?;
+        self.expect_symbol('=', &format!("after enum value name `{}`", name.text))?;
+        let number_start = self.current_start();
+        let negative = self.is_symbol('-');
+        if negative {
+            self.bump();
+        }
+        let number = match self.peek() {
+            Some(Token {
+                kind: TokenKind::Int(n),
+                span,
+            }) => {
+                let span = *span;
+                self.pos += 1;
+                let value = n.map(|n| if negative { -(n as i128) } else { n as i128 });
+                match value {
+                    Some(v) if (i32::MIN as i128..=i32::MAX as i128).contains(&v) => v as i64,
+                    _ => {
+                        let span = Span {
+                            start: number_start,
+                            end: span.end,
+                        };
+                        return Err(self
+                            .error_at(span, "enum value number is out of the int32 range".into()));
+                    }
+                }
+            }
+            _ => return Err(self.expected("enum value number")),
+        };
+        let number_span = self.span_from(number_start);
+        let options = self.compact_options()?;
+        self.expect_symbol(';', "after enum value")?;
+        Ok(EnumValueDecl {
+            name,
+            number,
+            number_span,
+            options,
+            span: self.span_from(start),
+        })
+    }
+
+    // ---- services ----
+
+    fn service(&mut self) -> PResult<ServiceDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.ident("service name")?;
+        self.expect_symbol('{', &format!("after service name `{}`", name.text))?;
+        let mut methods = Vec::new();
+        let mut options = Vec::new();
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                break;
+            }
+            if self.peek().is_none() {
+                return Err(self.expected("`}` to close the service"));
+            }
+            if self.is_symbol(';') {
+                self.bump();
+                continue;
+            }
+            let result = match self.ident_at(0) {
+                Some("option") => self.option_statement().map(|o| options.push(o)),
+                Some("rpc") => self.method().map(|m| methods.push(m)),
+                _ => Err(self.expected("`rpc` or `option` in service")),
+            };
+            if result.is_err() {
+                self.recover();
+            }
+        }
+        Ok(ServiceDecl {
+            name,
+            methods,
+            options,
+            span: self.span_from(start),
+        })
+    }
+
+    fn method(&mut self) -> PResult<MethodDecl> {
+        let start = self.current_start();
+        self.bump();
+        let name = self.ident("method name")?;
+        let (client_streaming, input) = self.method_type("input")?;
+        self.expect_keyword("returns", "after method input type")?;
+        let (server_streaming, output) = self.method_type("output")?;
+        let mut options = Vec::new();
+        if self.is_symbol('{') {
+            self.bump();
+            loop {
+                if self.is_symbol('}') {
+                    self.bump();
+                    break;
+                }
+                if self.is_symbol(';') {
+                    self.bump();
+                    continue;
+                }
+                if self.is_keyword("option") {
+                    match self.option_statement() {
+                        Ok(o) => options.push(o),
+                        Err(Failed) => self.recover(),
+                    }
+                } else {
+                    return Err(self.expected("`option` or `}` in method body"));
+                }
+            }
+        } else {
+            self.expect_symbol(';', "or `{` after method output type")?;
+        }
+        Ok(MethodDecl {
+            name,
+            input,
+            output,
+            client_streaming,
+            server_streaming,
+            options,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `( [stream] Type )`
+    fn method_type(&mut self, which: &str) -> PResult<(Option<Span>, Name)> {
+        self.expect_symbol('(', &format!("before method {which} type"))?;
+        let stream = if self.is_keyword("stream") && !self.is_symbol_at(1, ')') {
+            self.bump().map(|t| t.span)
+        } else {
+            None
+        };
+        let name = self.dotted_name(&format!("method {which} type"), true)?;
+        self.expect_symbol(')', &format!("after method {which} type"))?;
+        Ok((stream, name))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FieldContext {
+    Message,
+    Oneof,
+    Extend,
+}

@@ -1,0 +1,229 @@
+//! Parser tests: the grammar pieces, spans, and exact error messages and spans.
+
+use super::ast::*;
+use super::*;
+
+fn parse_ok(text: &str) -> FileAst {
+    let parsed = parse(text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    parsed.ast
+}
+
+/// The errors as `line:col-line:col message`, for compact exact assertions.
+fn errors(text: &str) -> Vec<String> {
+    parse(text)
+        .errors
+        .iter()
+        .map(|(span, message)| {
+            let (l1, c1) = crate::model::line_col(text, span.start);
+            let (l2, c2) = crate::model::line_col(text, span.end);
+            format!("{l1}:{c1}-{l2}:{c2} {message}")
+        })
+        .collect()
+}
+
+fn first_message(ast: &FileAst) -> &MessageDecl {
+    ast.items
+        .iter()
+        .find_map(|i| match i {
+            TopItem::Message(m) => Some(m),
+            _ => None,
+        })
+        .expect("a message")
+}
+
+#[test]
+fn full_grammar_parses() {
+    let text = r#"
+syntax = "proto2";
+package a.b;
+import public "x.proto";
+import weak "y.proto";
+option java_package = "com" ".x";
+option (my.ext).inner.(other.x) = { a: 1 b: [1, 2] c { d: "e" } };
+message M {
+  option (x) = -inf;
+  ;
+  required int32 a = 1 [default = -5, json_name = "A"];
+  repeated .a.b.M m = 2 [packed = true];
+  map<string, M> by_name = 3;
+  optional group G = 4 [deprecated = true] { optional int32 x = 1; }
+  oneof choice {
+    option (o) = 1;
+    string s = 5;
+    group H = 6 { }
+  }
+  extensions 100 to 199, 300 to max [(decl) = 1];
+  reserved 7, 8 to 10, 20 to max;
+  reserved "foo", "bar";
+  extend M { optional int32 ext = 101; }
+  message N { enum E { X = 0; } }
+}
+enum E {
+  option allow_alias = true;
+  A = 0;
+  B = -1 [deprecated = true];
+  reserved -5 to -3, 100 to max;
+  reserved "C";
+}
+service S {
+  option deprecated = true;
+  rpc A (M) returns (stream .a.b.M);
+  rpc B (stream M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; }
+}
+extend M { optional string top = 102; }
+"#;
+    let ast = parse_ok(text);
+    let message = first_message(&ast);
+    assert_eq!(message.name.text, "M");
+    assert_eq!(message.body.len(), 11);
+    let option = ast.items.iter().find_map(|i| match i {
+        TopItem::Option(o) if o.name.len() > 1 => Some(o),
+        _ => None,
+    });
+    let option = option.expect("extension option");
+    assert_eq!(option.canonical_name(), "(my.ext).inner.(other.x)");
+    assert_eq!(
+        option.value,
+        crate::model::OptionValue::Aggregate(r#"{ a: 1 b: [1, 2] c { d: "e" } }"#.into())
+    );
+}
+
+#[test]
+fn editions_syntax() {
+    let text = r#"edition = "2024";
+package p;
+import option "opt.proto";
+export message M {
+  int32 a = 1 [features.field_presence = LEGACY_REQUIRED];
+  reserved foo, bar;
+}
+local enum E { A = 0; }
+"#;
+    let ast = parse_ok(text);
+    assert_eq!(ast.syntax.as_ref().map(|s| s.value.as_str()), Some("2024"));
+    let message = first_message(&ast);
+    let MessageItem::Reserved(reserved) = &message.body[1] else {
+        panic!("reserved expected");
+    };
+    assert_eq!(reserved.names[0].text, "foo");
+}
+
+#[test]
+fn field_spans() {
+    let text =
+        "syntax = \"proto3\";\nmessage M {\n  optional foo.Bar name = 12 [json_name = \"x\"];\n}\n";
+    let ast = parse_ok(text);
+    let MessageItem::Field(field) = &first_message(&ast).body[0] else {
+        panic!("field expected");
+    };
+    let slice = |s: crate::model::Span| &text[s.range()];
+    assert_eq!(
+        slice(field.span),
+        "optional foo.Bar name = 12 [json_name = \"x\"];"
+    );
+    assert_eq!(slice(field.label.unwrap().1), "optional");
+    assert_eq!(slice(field.type_span), "foo.Bar");
+    assert_eq!(slice(field.name.span), "name");
+    assert_eq!(slice(field.number_span), "12");
+    assert_eq!(slice(field.options[0].span), "json_name = \"x\"");
+    assert_eq!(slice(ast.syntax.unwrap().span), "syntax = \"proto3\";");
+}
+
+#[test]
+fn missing_semicolon_after_field_number() {
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n}\n"),
+        vec!["4:1-4:2 expected `;` after field number, found `}`"]
+    );
+}
+
+#[test]
+fn missing_semicolon_after_options() {
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [deprecated = true]\n}\n"),
+        vec!["4:1-4:2 expected `;` after field options, found `}`"]
+    );
+}
+
+#[test]
+fn several_errors_are_recovered() {
+    assert_eq!(
+        errors(
+            "syntax = \"proto3\";\nmessage M {\n  int32 = 1;\n  string b = ;\n  bool c = 3;\n}\nenum E { A 0; }\n"
+        ),
+        vec![
+            "3:9-3:10 expected field name, found `=`",
+            "4:14-4:15 expected field number, found `;`",
+            "7:12-7:13 expected `=` after enum value name `A`, found number",
+        ]
+    );
+}
+
+#[test]
+fn bad_syntax_and_eof() {
+    assert_eq!(
+        errors("syntax = \"proto4\";\nmessage M {"),
+        vec![
+            "1:10-1:18 unknown syntax \"proto4\": expected \"proto2\" or \"proto3\"",
+            "2:12-2:12 expected `}` to close the message, found end of file",
+        ]
+    );
+}
+
+#[test]
+fn editions_reject_labels() {
+    assert_eq!(
+        errors("edition = \"2023\";\nmessage M { optional int32 a = 1; }\n"),
+        vec![
+            "2:13-2:21 label `optional` is not allowed in editions; use `features.field_presence`"
+        ]
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 10_000;
+    let text = format!("{}{}", "message M {".repeat(depth), "}".repeat(depth));
+    let parsed = parse(&text);
+    assert_eq!(parsed.errors.len(), 1);
+    assert!(parsed.errors[0].1.starts_with("nesting is too deep"));
+    let aggregate = format!("option (x) = {}{};", "{a ".repeat(depth), "}".repeat(depth));
+    assert!(!parse(&aggregate).errors.is_empty());
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    let samples = [
+        "",
+        "}",
+        "{{{{",
+        "message",
+        "message M {",
+        "syntax",
+        "syntax = ",
+        "enum E { A = - }",
+        "option = ;",
+        "rpc",
+        "service S { rpc A( returns ( ; }",
+        "map<",
+        "message M { map<int32,",
+        "extend",
+        "message M { oneof o { optional int32 a = 1; } }",
+        "reserved 1 to",
+        "\"\\",
+        "import",
+        "package ;",
+        "message M { int32 a = 99999999999999999999; }",
+        "enum E { A = 99999999999; }",
+        "message M { extensions 1 to max [; }",
+    ];
+    for text in samples {
+        let _ = parse(text);
+    }
+    // Every prefix of a real file.
+    let text = "syntax = \"proto2\";\npackage a;\nmessage M { optional group G = 1 { required int32 x = 1 [default = 5]; } map<string, int32> m = 2; }\nservice S { rpc R (M) returns (stream M) { option deprecated = true; } }\n";
+    for end in 0..text.len() {
+        let _ = parse(&text[..end]);
+    }
+}

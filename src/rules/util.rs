@@ -1,0 +1,286 @@
+//! Small helpers shared by rule handlers: names relative to the package, where a deleted
+//! element is reported, reserved numbers and names, range coverage, and buf-style quoting.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::compare::Location;
+use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Syntax};
+
+/// The highest field number of a message (`max` in a message range).
+pub const MESSAGE_MAX: i64 = 536_870_911;
+/// The highest field number of a message using the message-set wire format.
+pub const MESSAGE_SET_MAX: i64 = 2_147_483_646;
+/// The highest enum value number (`max` in an enum range).
+pub const ENUM_MAX: i64 = 2_147_483_647;
+
+/// Quotes a string the way Go's `%q` does for the strings buf prints, so messages read the
+/// same as buf's.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `"a", "b", "c"`: each quoted, comma-separated (buf's list style).
+pub fn quote_list<S: AsRef<str>>(items: &[S]) -> String {
+    items
+        .iter()
+        .map(|s| quote(s.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Messages of a file keyed by their name relative to the package (`Outer.Inner`), which is
+/// how buf matches elements within a file or a package.
+pub fn messages_by_nested_name(file: &File) -> BTreeMap<String, &Message> {
+    let mut out = BTreeMap::new();
+    for_each_message(file, |nested, m| {
+        out.insert(nested.to_string(), m);
+    });
+    out
+}
+
+/// Enums of a file (top-level and nested) keyed by nested name.
+pub fn enums_by_nested_name(file: &File) -> BTreeMap<String, &Enum> {
+    let mut out: BTreeMap<String, &Enum> = file.enums.iter().map(|e| (e.name.clone(), e)).collect();
+    for_each_message(file, |nested, m| {
+        for e in &m.enums {
+            out.insert(format!("{nested}.{}", e.name), e);
+        }
+    });
+    out
+}
+
+/// Extensions of a file (top-level and declared inside messages) keyed by nested name
+/// (`ext` or `Outer.ext`).
+pub fn extensions_by_nested_name(file: &File) -> BTreeMap<String, &Field> {
+    let mut out: BTreeMap<String, &Field> = file
+        .extensions
+        .iter()
+        .map(|f| (f.name.clone(), f))
+        .collect();
+    for_each_message(file, |nested, m| {
+        for f in &m.extensions {
+            out.insert(format!("{nested}.{}", f.name), f);
+        }
+    });
+    out
+}
+
+/// Calls `f(nested_name, message)` for every message of the file, parents first.
+pub fn for_each_message<'a>(file: &'a File, mut f: impl FnMut(&str, &'a Message)) {
+    fn walk<'a>(prefix: &str, m: &'a Message, f: &mut impl FnMut(&str, &'a Message)) {
+        let nested = if prefix.is_empty() {
+            m.name.clone()
+        } else {
+            format!("{prefix}.{}", m.name)
+        };
+        f(&nested, m);
+        for child in &m.messages {
+            walk(&nested, child, f);
+        }
+    }
+    for m in &file.messages {
+        walk("", m, &mut f);
+    }
+}
+
+/// The closest enclosing message of a deleted element that still exists, looked up by the
+/// element's old nested name (`A.B.c` tries `A.B`, then `A`). None: report at the file.
+pub fn enclosing_message<V: Copy>(nested_name: &str, messages: &BTreeMap<String, V>) -> Option<V> {
+    let mut scope = nested_name;
+    while let Some((parent, _)) = scope.rsplit_once('.') {
+        if let Some(m) = messages.get(parent) {
+            return Some(*m);
+        }
+        scope = parent;
+    }
+    None
+}
+
+/// Where buf reports an element deleted from `file`: the closest enclosing message that still
+/// exists in the new file, else the file itself.
+pub fn deleted_element_location(file: &File, nested_name: &str) -> Location {
+    let messages = messages_by_nested_name(file);
+    let span = enclosing_message(nested_name, &messages).map(|m| m.span);
+    Location::in_file(file, span)
+}
+
+/// Whether `number` lies in one of the reserved ranges (ends inclusive).
+pub fn number_reserved(number: i64, ranges: &[ReservedRange]) -> bool {
+    ranges.iter().any(|r| r.start <= number && number <= r.end)
+}
+
+/// Whether `name` is one of the reserved names.
+pub fn name_reserved(name: &str, names: &[ReservedName]) -> bool {
+    names.iter().any(|r| r.name == name)
+}
+
+/// How to write `reserved` for names in a file of this syntax: editions use identifiers,
+/// proto2/proto3 use string literals.
+pub fn reserved_name_literal(syntax: &Syntax, name: &str) -> String {
+    match syntax {
+        Syntax::Editions(_) => name.to_string(),
+        _ => quote(name),
+    }
+}
+
+/// An inclusive number range.
+pub type NumRange = (i64, i64);
+
+/// Sorts ranges and merges overlapping or adjacent ones.
+pub fn collapse_ranges(ranges: impl IntoIterator<Item = NumRange>) -> Vec<NumRange> {
+    let mut sorted: Vec<NumRange> = ranges.into_iter().collect();
+    sorted.sort();
+    let mut out: Vec<NumRange> = Vec::with_capacity(sorted.len());
+    for (start, end) in sorted {
+        match out.last_mut() {
+            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// The parts of `[start, end]` not covered by `collapsed` (the output of [`collapse_ranges`]).
+pub fn missing_ranges(start: i64, end: i64, collapsed: &[NumRange]) -> Vec<NumRange> {
+    let mut missing = Vec::new();
+    let mut next = start;
+    for &(s, e) in collapsed {
+        if e < next {
+            continue;
+        }
+        if s > end {
+            break;
+        }
+        if s > next {
+            missing.push((next, s - 1));
+        }
+        next = e.saturating_add(1);
+        if next > end {
+            return missing;
+        }
+    }
+    if next <= end {
+        missing.push((next, end));
+    }
+    missing
+}
+
+/// `[5]`, `[4,5]` or `[1000,max]`, as buf prints ranges.
+pub fn range_string((start, end): NumRange, max: i64) -> String {
+    if start == end {
+        format!("[{start}]")
+    } else if end == max {
+        format!("[{start},max]")
+    } else {
+        format!("[{start},{end}]")
+    }
+}
+
+/// The highest field number of this message (`max`).
+pub fn message_max(message: &Message) -> i64 {
+    if message.options.bool("message_set_wire_format") == Some(true) {
+        MESSAGE_SET_MAX
+    } else {
+        MESSAGE_MAX
+    }
+}
+
+/// `reserved 4 to 5, 301;` style text for a set of ranges (for help texts).
+pub fn reserved_numbers_literal(ranges: &[NumRange], max: i64) -> String {
+    ranges
+        .iter()
+        .map(|&(s, e)| {
+            if s == e {
+                s.to_string()
+            } else if e == max {
+                format!("{s} to max")
+            } else {
+                format!("{s} to {e}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_escapes_like_go() {
+        assert_eq!(quote("a\"b\\c\n"), r#""a\"b\\c\n""#);
+        assert_eq!(quote("é"), "\"é\"");
+    }
+
+    #[test]
+    fn collapse_merges_overlapping_and_adjacent() {
+        assert_eq!(
+            collapse_ranges([(10, 20), (1, 3), (4, 5), (15, 25), (30, 30)]),
+            vec![(1, 5), (10, 25), (30, 30)]
+        );
+    }
+
+    #[test]
+    fn missing_when_nothing_covers() {
+        assert_eq!(missing_ranges(4, 5, &[]), vec![(4, 5)]);
+        assert_eq!(missing_ranges(4, 5, &[(10, 20)]), vec![(4, 5)]);
+        assert_eq!(missing_ranges(40, 50, &[(10, 20)]), vec![(40, 50)]);
+    }
+
+    #[test]
+    fn missing_when_fully_covered() {
+        assert!(missing_ranges(4, 5, &[(1, 10)]).is_empty());
+        assert!(missing_ranges(4, 5, &collapse_ranges([(4, 4), (5, 5)])).is_empty());
+    }
+
+    #[test]
+    fn missing_holes_in_the_middle_and_ends() {
+        // buf's own example: [1,max] against 1-1000, 2000-5000, 10000-50000, 100000-max.
+        let covered = collapse_ranges([
+            (1, 1000),
+            (2000, 5000),
+            (10000, 50000),
+            (100000, MESSAGE_MAX),
+        ]);
+        assert_eq!(
+            missing_ranges(1, MESSAGE_MAX, &covered),
+            vec![(1001, 1999), (5001, 9999), (50001, 99999)]
+        );
+        assert_eq!(
+            missing_ranges(0, 12, &[(2, 3), (5, 6)]),
+            vec![(0, 1), (4, 4), (7, 12)]
+        );
+    }
+
+    #[test]
+    fn range_strings() {
+        assert_eq!(range_string((301, 301), MESSAGE_MAX), "[301]");
+        assert_eq!(range_string((4, 5), MESSAGE_MAX), "[4,5]");
+        assert_eq!(range_string((1000, MESSAGE_MAX), MESSAGE_MAX), "[1000,max]");
+        assert_eq!(range_string((1000, ENUM_MAX), ENUM_MAX), "[1000,max]");
+    }
+
+    #[test]
+    fn enclosing_message_walks_up() {
+        let messages: BTreeMap<String, &Message> = BTreeMap::new();
+        assert!(enclosing_message("A.B.c", &messages).is_none());
+        assert!(enclosing_message("c", &messages).is_none());
+    }
+}
