@@ -159,19 +159,20 @@ fn run_rules(args: RulesArgs) -> ExitCode {
         .collect();
     let mut out = String::new();
     let width = shown.iter().map(|r| r.id.len()).max().unwrap_or(2);
+    let cat_width = 26;
     let header = match used {
         Some(_) => format!(
-            "{:width$}  {:24}  {:7}  {:4}  SUMMARY\n",
+            "{:width$}  {:cat_width$}  {:7}  {:4}  SUMMARY\n",
             "ID", "CATEGORIES", "DEFAULT", "USED"
         ),
         None => format!(
-            "{:width$}  {:24}  {:7}  SUMMARY\n",
+            "{:width$}  {:cat_width$}  {:7}  SUMMARY\n",
             "ID", "CATEGORIES", "DEFAULT"
         ),
     };
     out.push_str(&header);
     for rule in shown {
-        let categories = rule.categories_for(version).join(",");
+        let categories = report::categories(rule.id, version).join(",");
         let default = if rule.default { "yes" } else { "no" };
         let summary = if rule.deprecated {
             format!("(deprecated) {}", rule.summary)
@@ -182,12 +183,12 @@ fn run_rules(args: RulesArgs) -> ExitCode {
             Some(used) => {
                 let on = if used.contains(&rule.id) { "yes" } else { "no" };
                 out.push_str(&format!(
-                    "{:width$}  {categories:24}  {default:7}  {on:4}  {summary}\n",
+                    "{:width$}  {categories:cat_width$}  {default:7}  {on:4}  {summary}\n",
                     rule.id
                 ));
             }
             None => out.push_str(&format!(
-                "{:width$}  {categories:24}  {default:7}  {summary}\n",
+                "{:width$}  {categories:cat_width$}  {default:7}  {summary}\n",
                 rule.id
             )),
         }

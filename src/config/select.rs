@@ -147,8 +147,8 @@ fn deprecation_warnings(
             many => format!(" It has been replaced by rules {}.", many.join(", ")),
         };
         out.push(format!(
-            "Rule {id} referenced in your {config_name} is deprecated.{replaced}\n\t\
-             It keeps working: {id} selects its replacements.\n\t\
+            "Rule {id} referenced in your {config_name} is deprecated.{replaced}\n\
+             It keeps working: {id} selects its replacements.\n\
              We recommend replacing {id} in your {config_name}; nothing else is needed."
         ));
     }

@@ -2,9 +2,8 @@
 
 use serde::Serialize;
 
-use super::{counts, severity, Context};
+use super::{categories, counts, severity, Context};
 use crate::compare::{Finding, Location};
-use crate::rules;
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -16,7 +15,7 @@ struct Document<'a> {
 #[derive(Serialize)]
 struct JsonFinding<'a> {
     rule: &'a str,
-    categories: &'a [&'a str],
+    categories: Vec<&'static str>,
     severity: &'a str,
     path: Option<&'a str>,
     start_line: u32,
@@ -70,7 +69,6 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
 }
 
 fn finding<'a>(f: &'a Finding, ctx: &Context) -> JsonFinding<'a> {
-    let categories = rules::find(f.rule).map_or(&[][..], |r| r.categories_for(ctx.config_version));
     // A deleted file has no new-side location; buf reports it at 1:1.
     let (start_line, start_column, end_line, end_column) =
         f.location.as_ref().map_or((1, 1, 1, 1), |l| {
@@ -78,7 +76,7 @@ fn finding<'a>(f: &'a Finding, ctx: &Context) -> JsonFinding<'a> {
         });
     JsonFinding {
         rule: f.rule,
-        categories,
+        categories: categories(f.rule, ctx.config_version),
         severity: severity(f).name(),
         path: f.location.as_ref().map(|l| l.path.as_str()),
         start_line,

@@ -32,6 +32,16 @@ pub fn severity(finding: &Finding) -> Severity {
     rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
 }
 
+/// A rule's categories under a config version, in buf's order (FILE, PACKAGE, WIRE_JSON,
+/// WIRE, CSR).
+pub fn categories(rule: &str, config_version: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = rules::find(rule)
+        .map(|r| r.categories_for(config_version).to_vec())
+        .unwrap_or_default();
+    out.sort_by_key(|c| rules::CATEGORIES.iter().position(|k| k == c));
+    out
+}
+
 /// (errors, warnings)
 pub fn counts(findings: &[Finding]) -> (usize, usize) {
     let errors = findings
