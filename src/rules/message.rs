@@ -8,7 +8,7 @@ use super::util::{
     missing_ranges, quote, range_string, reserved_name_literal, reserved_numbers_literal, NumRange,
 };
 use crate::compare::{Ctx, InFile, Pair, Sink};
-use crate::model::{JsonFormat, Label, Message, ReservedRange, Span};
+use crate::model::{File, JsonFormat, Label, Message, ReservedRange, Span, Syntax};
 
 /// MESSAGE_NO_DELETE: a message (top-level or nested) is missing from a file that still
 /// exists. Points at the closest surviving parent message, else at the file.
@@ -131,14 +131,10 @@ pub(super) fn json_format_name(format: JsonFormat) -> &'static str {
 pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.message_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
-        let required = |m: &Message| -> BTreeSet<i64> {
-            m.fields
-                .iter()
-                .filter(|f| f.label == Label::Required)
-                .map(|f| f.number)
-                .collect()
-        };
-        let (was, is) = (required(old), required(new));
+        let (was, is) = (
+            required_numbers(pair.old.file, old),
+            required_numbers(pair.new.file, new),
+        );
         for number in was.difference(&is) {
             let previous = old
                 .fields
@@ -184,6 +180,20 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
             ));
         }
     }
+}
+
+/// Numbers of the fields buf counts as required: those labelled `required`. In editions the
+/// descriptor label stays optional (LEGACY_REQUIRED is a feature), so buf counts none there.
+fn required_numbers(file: &File, message: &Message) -> BTreeSet<i64> {
+    if matches!(file.syntax, Syntax::Editions(_)) {
+        return BTreeSet::new();
+    }
+    message
+        .fields
+        .iter()
+        .filter(|f| f.label == Label::Required)
+        .map(|f| f.number)
+        .collect()
 }
 
 const REQUIRED_WHY: &str = "Required fields must always be sent, so if one side does not know \
