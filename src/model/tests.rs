@@ -387,3 +387,25 @@ message M {
     )]);
     assert_eq!(errors, vec!["features are only valid under editions"]);
 }
+
+#[test]
+fn deepest_accepted_nesting_builds_on_worker_threads() {
+    // The deepest message holds a group: one more level.
+    let depth = crate::parse::parser::MAX_DEPTH - 1;
+    let mut text = String::from("syntax = \"proto2\";\n");
+    for i in 0..depth {
+        text.push_str(&format!(
+            "message M{i} {{ optional group G{i} = 1 {{ }} map<string, M{i}> m = 2;\n"
+        ));
+    }
+    text.push_str(&"}".repeat(depth));
+    let files: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("f{i}.proto"), text.replace("M", &format!("F{i}M"))))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let schema = build(&refs);
+    assert_eq!(schema.files["f0.proto"].all_messages().len(), depth * 3);
+}
