@@ -98,7 +98,7 @@ pub fn build_schema(
 
     for unit in &units {
         for (span, message) in &unit.parsed.errors {
-            diagnostics.push(report(unit, *span, message, "here"));
+            diagnostics.push(report(unit, *span, message, &parse::label_for(message)));
         }
     }
     if !diagnostics.is_empty() {
@@ -117,7 +117,9 @@ pub fn build_schema(
         .enumerate()
         .map(|(index, unit)| {
             let visible = visible_files(&units, index);
-            lower_file(unit, index, &visible, &symbols)
+            let (file, mut errors) = lower_file(unit, index, &visible, &symbols);
+            errors.extend(super::validate::validate(&file));
+            (file, errors)
         })
         .collect();
     let mut schema = Schema::default();

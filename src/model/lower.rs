@@ -604,17 +604,11 @@ impl Lower<'_> {
                 Resolved::Enum(full) => (FieldType::Enum, Some(full)),
                 Resolved::Unknown(written) => (FieldType::Message, Some(written)),
             },
-            TypeRef::Map {
-                key,
-                key_span,
-                value,
-                value_span,
-            } => {
-                let entry = self.map_entry(decl, key, *key_span, value, *value_span, scope);
-                let full = entry.full_name.clone();
-                nested.push(entry);
-                (FieldType::Message, Some(full))
-            }
+            // The entry message is built below, once the map field's features are known.
+            TypeRef::Map { .. } => (
+                FieldType::Message,
+                Some(join(scope.name, &map_entry_name(&decl.name.text))),
+            ),
             TypeRef::Group => {
                 let body = decl.group_body.as_deref().unwrap_or(&[]);
                 let group = self.message_body(
@@ -645,6 +639,22 @@ impl Lower<'_> {
             is_group,
         };
         let features = self.field_features(scope, &options, presence);
+        if let TypeRef::Map {
+            key,
+            key_span,
+            value,
+            value_span,
+        } = &decl.ty
+        {
+            let entry = self.map_entry(
+                decl,
+                (key, *key_span),
+                (value, *value_span),
+                scope,
+                &features,
+            );
+            nested.push(entry);
+        }
         if self.is_editions() {
             if features.field_presence.value == FieldPresence::LegacyRequired
                 && label != Label::Repeated
@@ -769,30 +779,39 @@ impl Lower<'_> {
         }
     }
 
-    /// The `XxxEntry` message protoc synthesizes for `map<K, V> xxx = n;`.
+    /// The `XxxEntry` message protoc synthesizes for `map<K, V> xxx = n;`. Its key and value
+    /// fields carry the map field's features (protoc propagates them), with the presence a
+    /// plain singular field of that type has; every span of theirs is the `map<K, V>` type,
+    /// where protocompile puts them.
     fn map_entry(
         &mut self,
         decl: &ast::FieldDecl,
-        key: &TypeRef,
-        key_span: Span,
-        value: &TypeRef,
-        value_span: Span,
+        (key, key_span): (&TypeRef, Span),
+        (value, value_span): (&TypeRef, Span),
         scope: &Scope,
+        map_features: &Features,
     ) -> Message {
         let name = map_entry_name(&decl.name.text);
         let full_name = join(scope.name, &name);
-        let mut features = inherited(scope.features);
-        features.field_presence.value = FieldPresence::Explicit;
+        let features = inherited(scope.features);
+        let span = decl.type_span;
+        let syntax = self.syntax.clone();
         let entry_field =
-            |this: &mut Self, field_name: &str, number: i64, ty: &TypeRef, span: Span| {
+            |this: &mut Self, field_name: &str, number: i64, ty: &TypeRef, at: Span| {
                 let (ty, type_name) = match ty {
                     TypeRef::Scalar(t) => (*t, None),
-                    TypeRef::Named(n) => match this.resolve_type(n, scope.name, span) {
+                    TypeRef::Named(n) => match this.resolve_type(n, scope.name, at) {
                         Resolved::Message(full) => (FieldType::Message, Some(full)),
                         Resolved::Enum(full) => (FieldType::Enum, Some(full)),
                         Resolved::Unknown(w) => (FieldType::Message, Some(w)),
                     },
                     _ => (FieldType::Message, None),
+                };
+                let mut features = inherited(map_features);
+                features.field_presence.value = match syntax {
+                    Syntax::Proto3 if ty != FieldType::Message => FieldPresence::Implicit,
+                    Syntax::Proto2 | Syntax::Proto3 => FieldPresence::Explicit,
+                    Syntax::Editions(_) => inherited(scope.features).field_presence.value,
                 };
                 Field {
                     name: field_name.to_string(),
@@ -808,7 +827,7 @@ impl Lower<'_> {
                     default_value: None,
                     options: Options::default(),
                     extendee: None,
-                    features: inherited(&features),
+                    features,
                     span,
                     name_span: span,
                     number_span: span,

@@ -11,6 +11,7 @@ mod build;
 mod features;
 mod lower;
 mod position;
+mod validate;
 mod wkt;
 pub use build::{build_schema, BuildError, BuildOutput, ImportResolver, NoImports, SourceFile};
 pub use lower::{default_json_name, map_entry_name};

@@ -299,3 +299,38 @@ enum E { A = 0; }
     );
     assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
 }
+
+#[test]
+fn invalid_schemas_are_errors() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"syntax = "proto3";
+message M {
+  reserved 5;
+  reserved "old";
+  int32 a = 1;
+  int32 b = 1;
+  int32 a = 2;
+  int32 c = 5;
+  int32 old = 6;
+  int32 d = 19001;
+  int32 e = 0;
+}
+enum E { ONE = 1; }
+enum F { A = 0; B = 0; }
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "field `b` of `M` uses number 1, already used by field `a`",
+            "field `a` is defined twice in `M`",
+            "field `c` uses number 5, which is reserved (5 to 5)",
+            "field name `old` is reserved",
+            "field `d`: numbers 19000 to 19999 are reserved for the protobuf implementation",
+            "field `e`: number 0 is out of range (1 to 536870911)",
+            "the first value of open enum `E` must be zero",
+            "enum value `B` uses number 0, already used by `A` (set `option allow_alias = true;` to allow aliases)",
+        ]
+    );
+}

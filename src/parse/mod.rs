@@ -43,6 +43,14 @@ pub fn diagnostic(
     }
 }
 
+/// The short text under the highlighted span: what was expected, or "here".
+pub fn label_for(message: &str) -> String {
+    match message.split_once(", found ") {
+        Some((expected, _)) if expected.starts_with("expected ") => expected.to_string(),
+        _ => "here".to_string(),
+    }
+}
+
 /// A parsed file: the tree, its comments, and every lexical or syntax error (empty when the
 /// file is well-formed).
 #[derive(Debug)]
