@@ -841,7 +841,8 @@ impl Lower<'_> {
         Message {
             name,
             full_name: full_name.clone(),
-            span: decl.span,
+            // protocompile gives the synthesized entry message the `map<K, V>` type's span.
+            span,
             name_span: decl.name.span,
             fields: vec![key_field, value_field],
             oneofs: Vec::new(),

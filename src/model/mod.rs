@@ -175,7 +175,7 @@ pub struct Message {
     /// Fully-qualified name without a leading dot: `acme.v1.Order.Item`.
     pub full_name: String,
     /// Whole declaration (`message Foo { ... }`, or the group field for a group's message,
-    /// or the map field for a synthesized map entry).
+    /// or the `map<K, V>` type of the map field for a synthesized map entry).
     pub span: Span,
     pub name_span: Span,
     pub fields: Vec<Field>,

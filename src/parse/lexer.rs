@@ -6,7 +6,9 @@ use crate::model::Span;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TokenKind {
-    Ident(String),
+    /// An identifier or keyword; its text is `text[span]` (not copied: lexing stays
+    /// allocation-free for the most common token).
+    Ident,
     /// An integer literal; `None` when it does not fit in 64 bits.
     Int(Option<u64>),
     Float(f64),
@@ -23,9 +25,9 @@ pub struct Token {
 
 impl Token {
     /// How the token reads in an error message: `` `foo` ``, `` `;` ``, `string literal`.
-    pub fn describe(&self) -> String {
+    pub fn describe(&self, text: &str) -> String {
         match &self.kind {
-            TokenKind::Ident(s) => format!("`{s}`"),
+            TokenKind::Ident => format!("`{}`", &text[self.span.range()]),
             TokenKind::Int(_) | TokenKind::Float(_) => "number".to_string(),
             TokenKind::Str(_) => "string literal".to_string(),
             TokenKind::Symbol(c) => format!("`{c}`"),
@@ -155,10 +157,7 @@ impl Lexer<'_> {
         {
             self.pos += 1;
         }
-        self.push(
-            TokenKind::Ident(self.text[start..self.pos].to_string()),
-            start,
-        );
+        self.push(TokenKind::Ident, start);
     }
 
     fn number(&mut self) {

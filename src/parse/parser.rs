@@ -4,6 +4,8 @@
 
 use super::ast::*;
 use super::lexer::{Token, TokenKind};
+use std::fmt::Display;
+
 use crate::model::{FieldType, Label, OptionValue, Span};
 
 /// Deepest nesting of messages/groups/aggregate values accepted.
@@ -76,9 +78,9 @@ impl<'a> Parser<'a> {
     fn ident_at(&self, ahead: usize) -> Option<&'a str> {
         match self.peek_at(ahead) {
             Some(Token {
-                kind: TokenKind::Ident(s),
-                ..
-            }) => Some(s.as_str()),
+                kind: TokenKind::Ident,
+                span,
+            }) => Some(&self.text[span.range()]),
             _ => None,
         }
     }
@@ -112,7 +114,7 @@ impl<'a> Parser<'a> {
 
     fn found(&self) -> String {
         self.peek()
-            .map_or_else(|| "end of file".to_string(), Token::describe)
+            .map_or_else(|| "end of file".to_string(), |t| t.describe(self.text))
     }
 
     fn here(&self) -> Span {
@@ -130,37 +132,37 @@ impl<'a> Parser<'a> {
     }
 
     /// "expected X, found Y" at the current token.
-    fn expected(&mut self, what: &str) -> Failed {
+    fn expected(&mut self, what: impl Display) -> Failed {
         let message = format!("expected {what}, found {}", self.found());
         let span = self.here();
         self.error_at(span, message)
     }
 
-    fn expect_symbol(&mut self, c: char, context: &str) -> PResult<Span> {
+    fn expect_symbol(&mut self, c: char, context: impl Display) -> PResult<Span> {
         if self.is_symbol(c) {
             Ok(self.bump().map(|t| t.span).unwrap_or_default())
         } else {
-            Err(self.expected(&format!("`{c}` {context}")))
+            Err(self.expected(format_args!("`{c}` {context}")))
         }
     }
 
-    fn expect_keyword(&mut self, word: &str, context: &str) -> PResult<Span> {
+    fn expect_keyword(&mut self, word: &str, context: impl Display) -> PResult<Span> {
         if self.is_keyword(word) {
             Ok(self.bump().map(|t| t.span).unwrap_or_default())
         } else {
-            Err(self.expected(&format!("`{word}` {context}")))
+            Err(self.expected(format_args!("`{word}` {context}")))
         }
     }
 
-    fn ident(&mut self, what: &str) -> PResult<Name> {
+    fn ident(&mut self, what: impl Display) -> PResult<Name> {
         match self.peek() {
             Some(Token {
-                kind: TokenKind::Ident(s),
+                kind: TokenKind::Ident,
                 span,
             }) => {
                 self.pos += 1;
                 Ok(Name {
-                    text: s.clone(),
+                    text: self.text[span.range()].to_string(),
                     span: *span,
                 })
             }
@@ -169,7 +171,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `a.b.c`, with a leading `.` when `allow_leading_dot`.
-    fn dotted_name(&mut self, what: &str, allow_leading_dot: bool) -> PResult<Name> {
+    fn dotted_name(&mut self, what: impl Display + Copy, allow_leading_dot: bool) -> PResult<Name> {
         let start = self.current_start();
         let mut text = String::new();
         if allow_leading_dot && self.is_symbol('.') {
@@ -180,7 +182,7 @@ impl<'a> Parser<'a> {
         text.push_str(&first.text);
         while self.is_symbol('.') {
             self.bump();
-            let part = self.ident(&format!("identifier after `.` in {what}"))?;
+            let part = self.ident(format_args!("identifier after `.` in {what}"))?;
             text.push('.');
             text.push_str(&part.text);
         }
@@ -190,7 +192,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn string_literal(&mut self, what: &str) -> PResult<(String, Span)> {
+    fn string_literal(&mut self, what: impl Display) -> PResult<(String, Span)> {
         let start = self.current_start();
         let mut bytes = Vec::new();
         let mut any = false;
@@ -311,8 +313,8 @@ impl<'a> Parser<'a> {
             "edition"
         };
         self.bump();
-        self.expect_symbol('=', &format!("after `{keyword}`"))?;
-        let (value, value_span) = self.string_literal(&format!("{keyword} string"))?;
+        self.expect_symbol('=', format_args!("after `{keyword}`"))?;
+        let (value, value_span) = self.string_literal(format_args!("{keyword} string"))?;
         match (&kind, value.as_str()) {
             (SyntaxKind::Syntax, "proto2" | "proto3") => {}
             (SyntaxKind::Edition, "2023" | "2024") => {}
@@ -329,7 +331,7 @@ impl<'a> Parser<'a> {
                 ))
             }
         }
-        self.expect_symbol(';', &format!("after {keyword} value"))?;
+        self.expect_symbol(';', format_args!("after {keyword} value"))?;
         Ok(SyntaxDecl {
             kind,
             value,
@@ -510,15 +512,17 @@ impl<'a> Parser<'a> {
             (TokenKind::Float(f), neg) => {
                 OptionValue::Float(if neg == Some(true) { -f } else { *f })
             }
-            (TokenKind::Ident(s), Some(neg)) => {
-                let f = match s.to_ascii_lowercase().as_str() {
+            (TokenKind::Ident, Some(neg)) => {
+                let f = match self.text[token.span.range()].to_ascii_lowercase().as_str() {
                     "inf" | "infinity" => f64::INFINITY,
                     "nan" => f64::NAN,
                     _ => return Err(self.expected("a number after the sign")),
                 };
                 OptionValue::Float(if neg { -f } else { f })
             }
-            (TokenKind::Ident(s), None) => OptionValue::Ident(s.clone()),
+            (TokenKind::Ident, None) => {
+                OptionValue::Ident(self.text[token.span.range()].to_string())
+            }
             (TokenKind::Str(_), None) => {
                 return Ok(OptionValue::String(self.string_literal("string")?.0))
             }
@@ -564,7 +568,7 @@ impl<'a> Parser<'a> {
         let start = self.current_start();
         self.bump();
         let name = self.ident("message name")?;
-        let body = self.message_body(&format!("after message name `{}`", name.text))?;
+        let body = self.message_body(format_args!("after message name `{}`", name.text))?;
         Ok(MessageDecl {
             name,
             body,
@@ -573,7 +577,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `{ items }` of a message or group.
-    fn message_body(&mut self, context: &str) -> PResult<Vec<MessageItem>> {
+    fn message_body(&mut self, context: impl Display) -> PResult<Vec<MessageItem>> {
         self.expect_symbol('{', context)?;
         self.enter()?;
         let mut items = Vec::new();
@@ -646,11 +650,11 @@ impl<'a> Parser<'a> {
             }
         }
         let name = self.ident("field name")?;
-        self.expect_symbol('=', &format!("after field name `{}`", name.text))?;
+        self.expect_symbol('=', format_args!("after field name `{}`", name.text))?;
         let (number, number_span) = self.field_number()?;
         let options = self.compact_options()?;
         let group_body = if ty == TypeRef::Group {
-            Some(self.message_body(&format!("after group `{}`", name.text))?)
+            Some(self.message_body(format_args!("after group `{}`", name.text))?)
         } else {
             self.expect_symbol(';', "after field number")
                 .map_err(|f| self.rephrase_after_options(f, &options))?;
@@ -814,7 +818,7 @@ impl<'a> Parser<'a> {
         let start = self.current_start();
         self.bump();
         let name = self.ident("oneof name")?;
-        self.expect_symbol('{', &format!("after oneof name `{}`", name.text))?;
+        self.expect_symbol('{', format_args!("after oneof name `{}`", name.text))?;
         let mut fields = Vec::new();
         let mut options = Vec::new();
         loop {
@@ -898,7 +902,7 @@ impl<'a> Parser<'a> {
             matches!(
                 p.peek(),
                 Some(Token {
-                    kind: TokenKind::Str(_) | TokenKind::Ident(_),
+                    kind: TokenKind::Str(_) | TokenKind::Ident,
                     ..
                 })
             )
@@ -1001,7 +1005,7 @@ impl<'a> Parser<'a> {
         let start = self.current_start();
         self.bump();
         let name = self.ident("enum name")?;
-        self.expect_symbol('{', &format!("after enum name `{}`", name.text))?;
+        self.expect_symbol('{', format_args!("after enum name `{}`", name.text))?;
         let mut body = Vec::new();
         loop {
             if self.is_symbol('}') {
@@ -1039,7 +1043,7 @@ impl<'a> Parser<'a> {
     fn enum_value(&mut self) -> PResult<EnumValueDecl> {
         let start = self.current_start();
         let name = self.ident("enum value name")?;
-        self.expect_symbol('=', &format!("after enum value name `{}`", name.text))?;
+        self.expect_symbol('=', format_args!("after enum value name `{}`", name.text))?;
         let number_start = self.current_start();
         let negative = self.is_symbol('-');
         if negative {
@@ -1085,7 +1089,7 @@ impl<'a> Parser<'a> {
         let start = self.current_start();
         self.bump();
         let name = self.ident("service name")?;
-        self.expect_symbol('{', &format!("after service name `{}`", name.text))?;
+        self.expect_symbol('{', format_args!("after service name `{}`", name.text))?;
         let mut methods = Vec::new();
         let mut options = Vec::new();
         loop {
@@ -1161,14 +1165,14 @@ impl<'a> Parser<'a> {
 
     /// `( [stream] Type )`
     fn method_type(&mut self, which: &str) -> PResult<(Option<Span>, Name)> {
-        self.expect_symbol('(', &format!("before method {which} type"))?;
+        self.expect_symbol('(', format_args!("before method {which} type"))?;
         let stream = if self.is_keyword("stream") && !self.is_symbol_at(1, ')') {
             self.bump().map(|t| t.span)
         } else {
             None
         };
-        let name = self.dotted_name(&format!("method {which} type"), true)?;
-        self.expect_symbol(')', &format!("after method {which} type"))?;
+        let name = self.dotted_name(format_args!("method {which} type"), true)?;
+        self.expect_symbol(')', format_args!("after method {which} type"))?;
         Ok((stream, name))
     }
 }

@@ -9,7 +9,7 @@ use super::util::{
     reserved_numbers_literal, ENUM_MAX,
 };
 use crate::compare::{Ctx, Pair, Sink};
-use crate::model::{Enum, EnumType, EnumValue, JsonFormat};
+use crate::model::{Enum, EnumType, EnumValue, JsonFormat, Span};
 
 /// ENUM_NO_DELETE: an enum (top-level or nested) is missing from a file that still exists.
 pub fn enum_no_delete(ctx: &Ctx, out: &mut Sink) {
@@ -274,14 +274,18 @@ pub fn reserved_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
                 new.name
             ));
         }
-        let names: BTreeSet<&str> = old.reserved_names.iter().map(|n| &*n.name).collect();
-        for name in names {
+        let names: BTreeMap<&str, Span> = old
+            .reserved_names
+            .iter()
+            .map(|n| (&*n.name, n.span))
+            .collect();
+        for (name, old_span) in names {
             if name_reserved(name, &new.reserved_names) {
                 continue;
             }
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old.span)),
+                ctx.old_loc(pair.old.file, Some(old_span)),
                 format!(
                     "Previously present reserved name {} on enum {} was deleted.",
                     quote(name),

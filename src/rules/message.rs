@@ -1,14 +1,14 @@
 //! Rules about messages: deletion, oneofs, reserved and extension ranges, required fields,
 //! JSON format and the descriptor accessor option.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::util::{
     collapse_ranges, deleted_element_location, message_max, messages_by_nested_name,
     missing_ranges, quote, range_string, reserved_name_literal, reserved_numbers_literal, NumRange,
 };
 use crate::compare::{Ctx, InFile, Pair, Sink};
-use crate::model::{JsonFormat, Label, Message, ReservedRange};
+use crate::model::{File, JsonFormat, Label, Message, ReservedRange, Span, Syntax};
 
 /// MESSAGE_NO_DELETE: a message (top-level or nested) is missing from a file that still
 /// exists. Points at the closest surviving parent message, else at the file.
@@ -46,7 +46,7 @@ pub fn oneof_no_delete(ctx: &Ctx, out: &mut Sink) {
             }
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old.span)),
+                ctx.old_loc(pair.old.file, Some(oneof.span)),
                 format!(
                     "Previously present oneof {} on message {} was deleted.",
                     quote(&oneof.name),
@@ -131,18 +131,19 @@ pub(super) fn json_format_name(format: JsonFormat) -> &'static str {
 pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.message_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
-        let required = |m: &Message| -> BTreeSet<i64> {
-            m.fields
-                .iter()
-                .filter(|f| f.label == Label::Required)
-                .map(|f| f.number)
-                .collect()
-        };
-        let (was, is) = (required(old), required(new));
+        let (was, is) = (
+            required_numbers(pair.old.file, old),
+            required_numbers(pair.new.file, new),
+        );
         for number in was.difference(&is) {
+            let previous = old
+                .fields
+                .iter()
+                .find(|f| f.number == *number)
+                .map_or(old.span, |f| f.span);
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old.span)),
+                ctx.old_loc(pair.old.file, Some(previous)),
                 format!(
                     "Message {} had required field \"{number}\" deleted. {}",
                     quote(&old.name),
@@ -181,6 +182,20 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
     }
 }
 
+/// Numbers of the fields buf counts as required: those labelled `required`. In editions the
+/// descriptor label stays optional (LEGACY_REQUIRED is a feature), so buf counts none there.
+fn required_numbers(file: &File, message: &Message) -> BTreeSet<i64> {
+    if matches!(file.syntax, Syntax::Editions(_)) {
+        return BTreeSet::new();
+    }
+    message
+        .fields
+        .iter()
+        .filter(|f| f.label == Label::Required)
+        .map(|f| f.number)
+        .collect()
+}
+
 const REQUIRED_WHY: &str = "Required fields must always be sent, so if one side does not know \
                             about the required field, this will result in a breakage.";
 
@@ -197,14 +212,18 @@ pub fn reserved_message_no_delete(ctx: &Ctx, out: &mut Sink) {
             &pair.new.item.reserved_ranges,
         );
         let (new, old) = (pair.new.item, pair.old.item);
-        let names: BTreeSet<&str> = old.reserved_names.iter().map(|n| &*n.name).collect();
-        for name in names {
+        let names: BTreeMap<&str, Span> = old
+            .reserved_names
+            .iter()
+            .map(|n| (&*n.name, n.span))
+            .collect();
+        for (name, old_span) in names {
             if new.reserved_names.iter().any(|n| n.name == name) {
                 continue;
             }
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old.span)),
+                ctx.old_loc(pair.old.file, Some(old_span)),
                 format!(
                     "Previously present reserved name {} on message {} was deleted.",
                     quote(name),

@@ -11,6 +11,8 @@ pub mod handlers;
 mod message;
 mod package;
 mod service;
+#[cfg(test)]
+mod tests_a;
 pub mod util;
 
 use crate::compare::{Ctx, Sink};

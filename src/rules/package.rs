@@ -45,7 +45,9 @@ pub fn package_message_no_delete(ctx: &Ctx, out: &mut Sink) {
     };
     let old = collect(ctx.old, gather);
     let new_messages = package_messages(ctx.new);
-    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+    for (package, deleted) in
+        deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
+    {
         for (nested, old_file, old_span) in deleted {
             // buf looks for a surviving parent among all messages of the package (it may have
             // moved to another file), but only when the old file still exists.
@@ -83,7 +85,9 @@ pub fn package_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
         }
     };
     let old = collect(ctx.old, gather);
-    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+    for (package, deleted) in
+        deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
+    {
         for (nested, old_file, old_span) in deleted {
             out.add(
                 location_in_same_file(ctx, old_file, &nested),
@@ -110,7 +114,9 @@ pub fn package_extension_no_delete(ctx: &Ctx, out: &mut Sink) {
         }
     };
     let old = collect(ctx.old, gather);
-    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+    for (package, deleted) in
+        deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
+    {
         for (nested, old_file, old_span) in deleted {
             out.add(
                 location_in_same_file(ctx, old_file, &nested),
@@ -137,7 +143,9 @@ pub fn package_service_no_delete(ctx: &Ctx, out: &mut Sink) {
         }
     };
     let old = collect(ctx.old, gather);
-    for (package, deleted) in deleted_in_surviving_packages(ctx, &old, gather) {
+    for (package, deleted) in
+        deleted_in_surviving_packages(ctx, &old, gather, Compared::EveryPackage)
+    {
         for (name, old_file, old_span) in deleted {
             // buf never points inside the file for a deleted service.
             let location = ctx
@@ -170,32 +178,53 @@ fn location_in_same_file(ctx: &Ctx, old_file: &File, nested: &str) -> Option<Loc
 }
 
 /// Builds package -> nested name -> (file, span) with `gather` listing a file's elements.
+/// A package only gets an entry once it has an element of the kind gathered.
 fn collect<'a>(
     schema: &'a Schema,
     gather: impl Fn(&'a File, &mut dyn FnMut(String, Span)),
 ) -> PackageElements<'a> {
     let mut out: PackageElements<'a> = BTreeMap::new();
     for file in schema.files.values() {
-        let elements = out.entry(file.package.clone()).or_default();
         gather(file, &mut |nested, span| {
-            elements.entry(nested).or_insert((file, span));
+            out.entry(file.package.clone())
+                .or_default()
+                .entry(nested)
+                .or_insert((file, span));
         });
     }
     out
 }
 
-/// Deleted elements per package, for the packages that still exist in the new schema
-/// (a wholly deleted package is PACKAGE_NO_DELETE's finding).
+/// Which new packages buf compares against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compared {
+    /// Every package that still has a file (services).
+    EveryPackage,
+    /// Only packages that still have at least one element of the kind: buf builds its
+    /// per-package tables from the elements, so when the last message/enum/extension of a
+    /// package is deleted buf does not see the package and reports nothing. We mirror that
+    /// to stay a drop-in (the FILE-category rules still catch such deletions).
+    PackagesWithElements,
+}
+
+/// Deleted elements per package, for the packages buf compares (a wholly deleted package is
+/// PACKAGE_NO_DELETE's finding).
 fn deleted_in_surviving_packages<'a>(
     ctx: &Ctx<'a>,
     old: &PackageElements<'a>,
     gather: impl Fn(&'a File, &mut dyn FnMut(String, Span)),
+    compared: Compared,
 ) -> Vec<(String, Vec<Deleted<'a>>)> {
     let new = collect(ctx.new, gather);
+    let empty = BTreeMap::new();
     let mut out = Vec::new();
     for (package, old_elements) in old {
-        let Some(new_elements) = new.get(package) else {
-            continue;
+        let new_elements = match (new.get(package), compared) {
+            (Some(elements), _) => elements,
+            (None, Compared::EveryPackage) if ctx.new_index.packages.contains_key(package) => {
+                &empty
+            }
+            (None, _) => continue,
         };
         let deleted: Vec<_> = old_elements
             .iter()

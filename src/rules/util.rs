@@ -219,6 +219,46 @@ pub fn reserved_numbers_literal(ranges: &[NumRange], max: i64) -> String {
         .join(", ")
 }
 
+/// Test support: runs one rule over two in-memory revisions and returns
+/// `(path, "line:col-line:col", message)` per finding, in output order.
+#[cfg(test)]
+pub(crate) fn run_rule(
+    rule: &str,
+    old: &[(&str, &str)],
+    new: &[(&str, &str)],
+) -> Vec<(String, String, String)> {
+    use crate::model::{build_schema, NoImports, Schema, SourceFile};
+    fn build(files: &[(&str, &str)]) -> Schema {
+        let sources = files
+            .iter()
+            .map(|(path, text)| SourceFile {
+                path: path.to_string(),
+                display_name: path.to_string(),
+                text: (*text).into(),
+            })
+            .collect();
+        match build_schema(sources, &NoImports) {
+            Ok(out) => out.schema,
+            Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
+        }
+    }
+    let meta = super::find(rule).expect("known rule");
+    crate::compare::run(&build(old), &build(new), &[meta])
+        .into_iter()
+        .map(|f| match f.location {
+            Some(l) => (
+                l.path,
+                format!(
+                    "{}:{}-{}:{}",
+                    l.start_line, l.start_column, l.end_line, l.end_column
+                ),
+                f.message,
+            ),
+            None => (String::new(), String::new(), f.message),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

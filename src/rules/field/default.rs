@@ -54,11 +54,47 @@ pub fn field_default(side: &FieldSide) -> FieldDefault {
     if kind == FieldType::Enum {
         return enum_default(side.enum_type(), written);
     }
-    let value = written
-        .and_then(|text| parse_default(kind, text))
+    let from_source = match kind {
+        FieldType::Bytes => bytes_default_from_source(side).map(Value::Text),
+        _ => None,
+    };
+    let value = from_source
+        .or_else(|| written.and_then(|text| parse_default(kind, text)))
         .unwrap_or_else(|| zero_value(kind));
     let printable = printable(kind, &value);
     FieldDefault { value, printable }
+}
+
+/// The exact bytes of a `bytes` default, read from the string literal(s) in the source: the
+/// model keeps string values as (lossy) UTF-8, which would merge distinct non-UTF-8 bytes.
+fn bytes_default_from_source(side: &FieldSide) -> Option<Vec<u8>> {
+    let entry = side.field().options.get("default")?;
+    let text = side.file().text.get(entry.span.range())?;
+    let (_, value) = text.split_once('=')?;
+    let mut bytes = Vec::new();
+    let mut rest = value.trim_start();
+    let mut found = false;
+    while let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') {
+        let body = &rest[1..];
+        let end = literal_end(body, quote)?;
+        bytes.extend(c_unescape(&body[..end]));
+        rest = body[end + 1..].trim_start();
+        found = true;
+    }
+    found.then_some(bytes)
+}
+
+/// The index of the closing quote of a string literal body, skipping escaped characters.
+fn literal_end(body: &str, quote: char) -> Option<usize> {
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '\\' {
+            chars.next();
+        } else if c == quote {
+            return Some(i);
+        }
+    }
+    None
 }
 
 fn enum_default(enum_type: Option<&Enum>, written: Option<&str>) -> FieldDefault {

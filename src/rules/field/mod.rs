@@ -9,6 +9,9 @@ mod side;
 mod text;
 mod wire;
 
+#[cfg(test)]
+mod tests;
+
 use crate::compare::{Ctx, FieldIn, Sink};
 use crate::model::{
     CppStringType, Field, FieldType, File, JavaUtf8Validation, Message, OptionValue, Span, Syntax,
