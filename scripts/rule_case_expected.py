@@ -25,6 +25,11 @@ DEFAULT_BUF = "/tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf"
 def buf_findings(buf, case):
     r = subprocess.run([buf, "breaking", ".", "--against", "../old", "--error-format", "json"],
                        cwd=case / "new", capture_output=True, text=True)
+    if "resultRules was empty" in r.stderr:
+        # buf 1.75.0 crashes when the selection holds only no-op deprecated ids
+        # (FILE_SAME_PHP_GENERIC_SERVICES, MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT); protocompat
+        # runs nothing for them, so such a case expects no findings.
+        return []
     if r.returncode not in (0, 100):
         sys.exit(f"{case.name}: buf exited {r.returncode}: {r.stderr.strip()}")
     found = []
