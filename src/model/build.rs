@@ -106,6 +106,7 @@ pub fn build_schema(
     }
 
     let mut symbols = Symbols::default();
+    symbols.paths = units.iter().map(|u| u.source.path.clone()).collect();
     let mut errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);

@@ -27,6 +27,8 @@ pub(super) struct Sym {
 #[derive(Default)]
 pub(super) struct Symbols {
     map: HashMap<String, Sym>,
+    /// Path of each file, by index (for "not imported" hints).
+    pub paths: Vec<String>,
 }
 
 pub(super) type Errors = Vec<(usize, Span, String)>;
@@ -342,9 +344,11 @@ impl Lower<'_> {
         matches!(self.syntax, Syntax::Editions(_))
     }
 
-    fn lookup(&self, full: &str) -> Option<Sym> {
+    /// A symbol by full name, if this file can see it (or anyway, with `everywhere`).
+    fn lookup(&self, full: &str, everywhere: bool) -> Option<Sym> {
         let sym = self.symbols.map.get(full)?;
-        let visible = sym.kind == SymKind::Package
+        let visible = everywhere
+            || sym.kind == SymKind::Package
             || sym.file == self.file
             || self.visible.files.contains(&sym.file);
         visible.then_some(*sym)
@@ -352,15 +356,15 @@ impl Lower<'_> {
 
     /// protobuf's lookup: a leading dot means fully qualified; otherwise search the scope and
     /// its parents, innermost first, for the first component, then resolve the rest under it.
-    fn resolve_symbol(&self, name: &str, scope: &str) -> Option<(String, Sym)> {
+    fn resolve_symbol(&self, name: &str, scope: &str, everywhere: bool) -> Option<(String, Sym)> {
         if let Some(full) = name.strip_prefix('.') {
-            return self.lookup(full).map(|s| (full.to_string(), s));
+            return self.lookup(full, everywhere).map(|s| (full.to_string(), s));
         }
         let first = name.split('.').next().unwrap_or(name);
         let mut scope = scope.to_string();
         loop {
             let candidate = join(&scope, first);
-            if let Some(sym) = self.lookup(&candidate) {
+            if let Some(sym) = self.lookup(&candidate, everywhere) {
                 if first == name {
                     if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
                         return Some((candidate, sym));
@@ -368,7 +372,7 @@ impl Lower<'_> {
                 } else {
                     // The first component names a scope: the rest must be found inside it.
                     let full = join(&scope, name);
-                    return self.lookup(&full).map(|s| (full, s));
+                    return self.lookup(&full, everywhere).map(|s| (full, s));
                 }
             }
             if scope.is_empty() {
@@ -382,7 +386,7 @@ impl Lower<'_> {
     }
 
     fn resolve_type(&mut self, name: &str, scope: &str, span: Span) -> Resolved {
-        match self.resolve_symbol(name, scope) {
+        match self.resolve_symbol(name, scope, false) {
             Some((full, sym)) if sym.kind == SymKind::Message => Resolved::Message(full),
             Some((full, sym)) if sym.kind == SymKind::Enum => Resolved::Enum(full),
             Some((full, _)) => {
@@ -394,8 +398,14 @@ impl Lower<'_> {
             }
             None => {
                 if !self.visible.missing {
-                    self.errors
-                        .push((span, format!("cannot resolve type `{name}`")));
+                    let message = match self.resolve_symbol(name, scope, true) {
+                        Some((full, sym)) => format!(
+                            "cannot resolve type `{name}`: `{full}` is defined in \"{}\", which this file does not import",
+                            self.symbols.paths.get(sym.file).map_or("?", String::as_str)
+                        ),
+                        None => format!("cannot resolve type `{name}`"),
+                    };
+                    self.errors.push((span, message));
                 }
                 Resolved::Unknown(name.trim_start_matches('.').to_string())
             }

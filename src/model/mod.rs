@@ -336,7 +336,10 @@ pub struct Field {
     pub json_name: String,
     /// Whether `json_name` was written explicitly.
     pub json_name_explicit: bool,
-    /// `default = ...` as written (string form as in `FieldDescriptorProto.default_value`).
+    /// `default = ...` in the string form of `FieldDescriptorProto.default_value`: enum value
+    /// name, `true`/`false`, decimal integers, floats in shortest round-trip form (`inf`,
+    /// `-inf`, `nan`), strings unescaped, bytes C-escaped (octal for non-printable bytes).
+    /// The `default` and `json_name` pseudo-options also stay in `options` (for their spans).
     pub default_value: Option<String>,
     pub options: Options,
     /// For extensions: the fully-qualified extendee.
@@ -362,6 +365,29 @@ impl Field {
     pub fn oneof<'a>(&self, parent: &'a Message) -> Option<&'a Oneof> {
         self.oneof_index.and_then(|i| parent.oneofs.get(i))
     }
+
+    /// Whether the field is written packed on the wire: repeated, of a numeric, bool or enum
+    /// type, with effective PACKED encoding (proto2 `packed = true`, proto3 unless
+    /// `packed = false`, editions `repeated_field_encoding`).
+    pub fn is_packed(&self) -> bool {
+        self.label == Label::Repeated
+            && !matches!(
+                self.ty,
+                FieldType::String | FieldType::Bytes | FieldType::Message | FieldType::Group
+            )
+            && self.features.repeated_field_encoding.value == RepeatedFieldEncoding::Packed
+    }
+
+    /// Whether this is a map field: repeated, of a synthesized map entry message nested in
+    /// `parent`.
+    pub fn is_map(&self, parent: &Message) -> bool {
+        self.label == Label::Repeated
+            && self.ty == FieldType::Message
+            && parent
+                .messages
+                .iter()
+                .any(|m| m.is_map_entry && Some(m.full_name.as_str()) == self.type_name.as_deref())
+    }
 }
 
 /// Effective editions features, resolved from defaults, file, message and field settings.
@@ -377,8 +403,15 @@ pub struct Features {
     pub message_encoding: Feature<MessageEncoding>,
     pub json_format: Feature<JsonFormat>,
     /// `(pb.cpp).string_type` feature.
+    /// Effective as buf computes it: before edition 2024 a legacy `ctype` wins when set
+    /// (CORD -> Cord, STRING and STRING_PIECE -> String; span None, look at the `ctype`
+    /// option); otherwise the feature, defaulting to String (View from edition 2024).
     pub cpp_string_type: Feature<CppStringType>,
     /// `(pb.java).utf8_validation` feature.
+    /// As buf computes it: outside editions, or when the file sets `java_string_check_utf8`,
+    /// that file option decides (true -> Verify, else Default, span None); otherwise the
+    /// feature. Default means "the standard `utf8_validation` applies", so buf's effective
+    /// Java value is `Verify` -> VERIFY, `Default` -> `utf8_validation.value`.
     pub java_utf8_validation: Feature<JavaUtf8Validation>,
 }
 

@@ -87,7 +87,10 @@ fn only_imported_symbols_are_visible() {
         ("a.proto", "syntax = \"proto3\";\nmessage A { B b = 1; }\n"),
         ("b.proto", "syntax = \"proto3\";\nmessage B {}\n"),
     ]);
-    assert_eq!(errors, vec!["cannot resolve type `B`"]);
+    assert_eq!(
+        errors,
+        vec!["cannot resolve type `B`: `B` is defined in \"b.proto\", which this file does not import"]
+    );
     // Public imports are transitive.
     build(&[
         (
@@ -333,4 +336,17 @@ enum F { A = 0; B = 0; }
             "enum value `B` uses number 0, already used by `A` (set `option allow_alias = true;` to allow aliases)",
         ]
     );
+}
+
+#[test]
+fn packed_and_map_helpers() {
+    let schema = build(&[(
+        "a.proto",
+        "syntax = \"proto3\";\nmessage M {\n  repeated int32 a = 1;\n  repeated int32 b = 2 [packed = false];\n  repeated string c = 3;\n  map<int32, int32> d = 4;\n}\n",
+    )]);
+    let m = &schema.files["a.proto"].messages[0];
+    let packed: Vec<_> = m.fields.iter().map(|f| f.is_packed()).collect();
+    assert_eq!(packed, vec![true, false, false, false]);
+    let maps: Vec<_> = m.fields.iter().map(|f| f.is_map(m)).collect();
+    assert_eq!(maps, vec![false, false, false, true]);
 }
