@@ -3,7 +3,10 @@
 //! The pipeline, one module per stage:
 //! `source` (read files at a revision) -> `parse` (syntax tree) -> `model` (resolved schema)
 //! -> `compare` (pair old and new elements) -> `rules` (one handler per rule) -> `report`.
+//!
+//! [`check`] runs the whole pipeline; the CLI and the integration tests use it.
 
+mod check;
 pub mod compare;
 pub mod config;
 pub mod model;
@@ -11,3 +14,5 @@ pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod source;
+
+pub use check::{check, CheckOptions, Error, NewSide, Outcome};

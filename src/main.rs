@@ -1,3 +1,203 @@
-fn main() {
-    println!("protocompat: under construction");
+//! The `protocompat` command line.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use protocompat::config::Config;
+use protocompat::report::{self, Format};
+use protocompat::rules::{RuleMeta, RULES};
+use protocompat::{CheckOptions, NewSide};
+
+/// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
+#[derive(Parser)]
+#[command(name = "protocompat", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compare ROOT (the working tree, or --rev / --staged) against a revision or directory.
+    Check(CheckArgs),
+    /// List the rules: id, categories, default, summary.
+    Rules(RulesArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The directory holding the schema (a subdirectory of the repository is fine).
+    #[arg(default_value = ".")]
+    root: PathBuf,
+    /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA) or an
+    /// existing directory.
+    #[arg(long, value_name = "REV|DIR")]
+    against: String,
+    /// Read the new side from this git revision instead of the working tree.
+    #[arg(long, value_name = "REV", conflicts_with = "staged")]
+    rev: Option<String>,
+    /// Read the new side from the git index (staged changes).
+    #[arg(long)]
+    staged: bool,
+    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
+    #[arg(long)]
+    merge_base: bool,
+    /// The git directory to read (e.g. a bare repository).
+    #[arg(long, value_name = "DIR")]
+    git_dir: Option<PathBuf>,
+    /// An include root for imports, read from the same revision as each side.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Only compare files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    path: Vec<String>,
+    /// Leave out files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    exclude_path: Vec<String>,
+    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text", alias = "error-format")]
+    format: Format,
+}
+
+#[derive(Args)]
+struct RulesArgs {
+    /// Show the rules as this configuration file selects them (version, categories, used).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Include deprecated rule ids.
+    #[arg(long)]
+    all: bool,
+}
+
+fn main() -> ExitCode {
+    // Long paths and messages stay on one line so they can be searched and copied.
+    miette::set_hook(Box::new(|_| {
+        Box::new(
+            miette::MietteHandlerOpts::new()
+                .wrap_lines(false)
+                .width(200)
+                .build(),
+        )
+    }))
+    .ok();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => run_check(args),
+        Command::Rules(args) => run_rules(args),
+    }
+}
+
+fn run_check(args: CheckArgs) -> ExitCode {
+    let options = CheckOptions {
+        root: args.root,
+        against: args.against,
+        new_side: match (args.rev, args.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: args.merge_base,
+        git_dir: args.git_dir,
+        includes: args.include,
+        paths: args.path,
+        exclude_paths: args.exclude_path,
+        config: args.config,
+    };
+    match protocompat::check(&options) {
+        Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("{warning:?}");
+            }
+            let ctx = report::Context {
+                config_version: &outcome.config_version,
+            };
+            print(&report::render(args.format, &outcome.findings, &ctx));
+            let (errors, _warnings) = report::counts(&outcome.findings);
+            if errors > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(error) => {
+            for diagnostic in &error.diagnostics {
+                eprintln!("{diagnostic:?}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_rules(args: RulesArgs) -> ExitCode {
+    let config = match &args.config {
+        Some(path) => match Config::from_path(path) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("{e:?}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let version = config.as_ref().map_or("v2", |c| c.version.as_str());
+    let used: Option<Vec<&str>> = match config.as_ref().map(Config::select) {
+        Some(Ok(selection)) => Some(selection.rules.iter().map(|r| r.id).collect()),
+        Some(Err(e)) => {
+            eprintln!("{e:?}");
+            return ExitCode::from(2);
+        }
+        None => None,
+    };
+    let shown: Vec<&RuleMeta> = RULES
+        .iter()
+        .filter(|r| r.versions.contains(&version) && (args.all || !r.deprecated))
+        .collect();
+    let mut out = String::new();
+    let width = shown.iter().map(|r| r.id.len()).max().unwrap_or(2);
+    let cat_width = 26;
+    let header = match used {
+        Some(_) => format!(
+            "{:width$}  {:cat_width$}  {:7}  {:4}  SUMMARY\n",
+            "ID", "CATEGORIES", "DEFAULT", "USED"
+        ),
+        None => format!(
+            "{:width$}  {:cat_width$}  {:7}  SUMMARY\n",
+            "ID", "CATEGORIES", "DEFAULT"
+        ),
+    };
+    out.push_str(&header);
+    for rule in shown {
+        let categories = report::categories(rule.id, version).join(",");
+        let default = if rule.default { "yes" } else { "no" };
+        let summary = if rule.deprecated {
+            format!("(deprecated) {}", rule.summary)
+        } else {
+            rule.summary.to_string()
+        };
+        match &used {
+            Some(used) => {
+                let on = if used.contains(&rule.id) { "yes" } else { "no" };
+                out.push_str(&format!(
+                    "{:width$}  {categories:cat_width$}  {default:7}  {on:4}  {summary}\n",
+                    rule.id
+                ));
+            }
+            None => out.push_str(&format!(
+                "{:width$}  {categories:cat_width$}  {default:7}  {summary}\n",
+                rule.id
+            )),
+        }
+    }
+    print(&out);
+    ExitCode::SUCCESS
+}
+
+/// Writes to stdout, ignoring a closed pipe (`protocompat rules | head`).
+fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }

@@ -1,1 +1,195 @@
-//! `buf.yaml` (v1beta1, v1, v2) and `protocompat.toml` -> one `Config`.
+//! `buf.yaml` (v1beta1, v1, v2) and `protocompat.toml` -> one [`Config`].
+//!
+//! Precedence (see README): `--config FILE` > `protocompat.toml` at ROOT > `buf.yaml` at ROOT >
+//! defaults (buf's: config v1, category FILE). The layout of a tree (v1beta1 `build.roots`, v2
+//! `modules`) is read from each side's own `buf.yaml`, as buf builds each input with its own
+//! configuration.
+
+mod select;
+mod toml_file;
+mod yaml;
+
+pub use select::{is_unstable_package, Selection};
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use miette::{Diagnostic, NamedSource, Report, SourceSpan};
+
+/// The `breaking:` section, as written (ids may be deprecated or unknown until `select`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Breaking {
+    pub use_: Vec<String>,
+    pub except: Vec<String>,
+    /// Paths relative to the module root.
+    pub ignore: Vec<String>,
+    /// Rule or category id -> paths relative to the module root.
+    pub ignore_only: BTreeMap<String, Vec<String>>,
+    pub ignore_unstable_packages: bool,
+    pub disable_builtin: bool,
+}
+
+/// Which directories of ROOT hold the compared files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// Roots relative to ROOT (`""` = ROOT itself). File paths are matched relative to their
+    /// root and reported relative to ROOT.
+    pub roots: Vec<String>,
+    /// Paths relative to ROOT whose files are not compared.
+    pub excludes: Vec<String>,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            roots: vec![String::new()],
+            excludes: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// What messages call this configuration: `buf.yaml`, `protocompat.toml`, a path.
+    pub name: String,
+    /// The buf config version whose rule set and categories apply: v1beta1, v1 or v2.
+    pub version: String,
+    pub breaking: Breaking,
+    pub layout: Layout,
+    /// The text it was read from and what diagnostics call it, to point at offending ids.
+    pub source: Option<(String, String)>,
+}
+
+impl Default for Config {
+    /// buf's behaviour without a configuration file: version v1, the default (FILE) rules.
+    fn default() -> Self {
+        Config {
+            name: "defaults".into(),
+            version: "v1".into(),
+            breaking: Breaking::default(),
+            layout: Layout::default(),
+            source: None,
+        }
+    }
+}
+
+impl Config {
+    /// Parses a `buf.yaml`. `display` names it in diagnostics (e.g. `buf.yaml @ main`).
+    pub fn from_buf_yaml(text: &str, display: &str) -> Result<Config, Report> {
+        yaml::parse(text, display)
+    }
+
+    /// Parses a `protocompat.toml`.
+    pub fn from_toml(text: &str, display: &str) -> Result<Config, Report> {
+        toml_file::parse(text, display)
+    }
+
+    /// Reads a configuration file given by path; the format follows the extension.
+    pub fn from_path(path: &Path) -> Result<Config, Report> {
+        let display = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| miette::miette!("cannot read config file {display}: {e}"))?;
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("toml") => Config::from_toml(&text, &display),
+            Some("yaml" | "yml") => Config::from_buf_yaml(&text, &display),
+            _ => Err(miette::miette!(
+                help = "use a .toml (protocompat) or .yaml (buf) file",
+                "config file {display}: unknown format"
+            )),
+        }
+    }
+
+    /// Resolves `use`/`except`/`ignore_only` to rules, as buf does for this version.
+    pub fn select(&self) -> Result<Selection, Report> {
+        select::select(&self.breaking, &self.version, &self.name).map_err(|unknown| {
+            let message = format!(
+                "{}: {:?} is not a known rule or category ID for config version {}",
+                self.name, unknown, self.version
+            );
+            match &self.source {
+                Some((display, text)) => ConfigError::at(
+                    message,
+                    display,
+                    text,
+                    find_word(text, &unknown),
+                    "unknown id",
+                )
+                .into(),
+                None => miette::miette!("{message}"),
+            }
+        })
+    }
+}
+
+/// A configuration file that cannot be used, pointing at the offending place.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("{message}")]
+#[diagnostic(code(protocompat::config))]
+pub struct ConfigError {
+    message: String,
+    #[source_code]
+    src: NamedSource<String>,
+    #[label("{label}")]
+    span: Option<SourceSpan>,
+    label: String,
+}
+
+impl ConfigError {
+    pub fn at(
+        message: String,
+        display: &str,
+        text: &str,
+        offset: Option<usize>,
+        label: &str,
+    ) -> ConfigError {
+        let len = text.len();
+        let span = offset.map(|o| {
+            let o = o.min(len);
+            let end = text[o..]
+                .find(['\n', ' ', ':', ','])
+                .map_or(len, |e| o + e.max(1));
+            SourceSpan::from(o..end.min(len))
+        });
+        ConfigError {
+            message,
+            src: NamedSource::new(display, text.to_string()),
+            span,
+            label: label.to_string(),
+        }
+    }
+}
+
+/// Byte offset of the first occurrence of `word` not inside a longer identifier.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let start = from + i;
+        let end = start + word.len();
+        let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_id(c));
+        let after_ok = text[end..].chars().next().is_none_or(|c| !is_id(c));
+        if before_ok && after_ok && !word.is_empty() {
+            return Some(start);
+        }
+        from = end.max(from + 1);
+        if from >= text.len() {
+            break;
+        }
+    }
+    None
+}
+
+/// 1-based line and column to a byte offset.
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return offset
+                + l.char_indices()
+                    .nth(column.saturating_sub(1))
+                    .map_or(l.len(), |(b, _)| b);
+        }
+        offset += l.len();
+    }
+    text.len()
+}

@@ -127,7 +127,7 @@ pub fn build_schema(
     for (file, errors) in results {
         if let Some(unit) = units.iter().find(|u| u.source.path == file.path) {
             for (span, message) in errors {
-                diagnostics.push(report(unit, span, &message, "here"));
+                diagnostics.push(report(unit, span, &message, &parse::label_for(&message)));
             }
         }
         schema.files.insert(file.path.clone(), file);
@@ -144,7 +144,12 @@ fn report_all(
     diagnostics: &mut Vec<miette::Report>,
 ) {
     for (index, span, message) in errors {
-        diagnostics.push(report(&units[index], span, &message, "here"));
+        diagnostics.push(report(
+            &units[index],
+            span,
+            &message,
+            &parse::label_for(&message),
+        ));
     }
 }
 

@@ -230,8 +230,9 @@ fn editions_features_inherit_and_carry_spans() {
     let text = r#"edition = "2023";
 package p;
 option features.field_presence = IMPLICIT;
+option features.utf8_validation = NONE;
 message M {
-  option features.utf8_validation = NONE;
+  option features.json_format = LEGACY_BEST_EFFORT;
   string a = 1;
   string b = 2 [features.utf8_validation = VERIFY];
   int32 req = 3 [features.field_presence = LEGACY_REQUIRED];
@@ -251,6 +252,12 @@ enum E { option features.enum_type = CLOSED; A = 1; }
     let m = &file.messages[0];
     assert_eq!(m.features.field_presence.span, None);
     assert_eq!(m.features.utf8_validation.value, Utf8Validation::None);
+    assert_eq!(m.features.json_format.value, JsonFormat::LegacyBestEffort);
+    assert_eq!(
+        slice(m.features.json_format.span),
+        Some("option features.json_format = LEGACY_BEST_EFFORT;")
+    );
+    assert_eq!(m.fields[0].features.json_format.span, None);
     let a = &m.fields[0];
     assert_eq!(a.features.utf8_validation.value, Utf8Validation::None);
     assert_eq!(a.features.utf8_validation.span, None);
@@ -349,4 +356,56 @@ fn packed_and_map_helpers() {
     assert_eq!(packed, vec![true, false, false, false]);
     let maps: Vec<_> = m.fields.iter().map(|f| f.is_map(m)).collect();
     assert_eq!(maps, vec![false, false, false, true]);
+}
+
+#[test]
+fn features_are_checked_like_protoc() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"edition = "2023";
+message M {
+  option features.utf8_validation = NONE;
+  option features.json_format = ALLOW;
+  repeated int32 a = 1 [packed = true];
+  int32 b = 2 [features.enum_type = OPEN];
+  int32 c = 3 [features.no_such = X];
+}
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "feature `utf8_validation` cannot be set on a message",
+            "the `packed` option is not allowed under editions; use `features.repeated_field_encoding`",
+            "feature `enum_type` cannot be set on a field",
+            "unknown feature `no_such`",
+        ]
+    );
+    let errors = build_errors(&[(
+        "b.proto",
+        "syntax = \"proto3\";\noption features.field_presence = IMPLICIT;\n",
+    )]);
+    assert_eq!(errors, vec!["features are only valid under editions"]);
+}
+
+#[test]
+fn deepest_accepted_nesting_builds_on_worker_threads() {
+    // The deepest message holds a group: one more level.
+    let depth = crate::parse::parser::MAX_DEPTH - 1;
+    let mut text = String::from("syntax = \"proto2\";\n");
+    for i in 0..depth {
+        text.push_str(&format!(
+            "message M{i} {{ optional group G{i} = 1 {{ }} map<string, M{i}> m = 2;\n"
+        ));
+    }
+    text.push_str(&"}".repeat(depth));
+    let files: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("f{i}.proto"), text.replace("M", &format!("F{i}M"))))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let schema = build(&refs);
+    assert_eq!(schema.files["f0.proto"].all_messages().len(), depth * 3);
 }

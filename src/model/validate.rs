@@ -6,16 +6,102 @@
 
 use std::collections::HashMap;
 
-use super::{Enum, EnumType, File, Message, Span};
+use super::{Enum, EnumType, File, Message, Options, Span, Syntax};
 
 /// Largest field number.
 const FIELD_MAX: i64 = 536_870_911;
 /// Numbers reserved for the protobuf implementation.
 const IMPLEMENTATION_RESERVED: std::ops::RangeInclusive<i64> = 19_000..=19_999;
 
+/// Where an option is written, for the `targets` of features.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    File,
+    Message,
+    Field,
+    Oneof,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+}
+
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::File => "a file",
+            Target::Message => "a message",
+            Target::Field => "a field",
+            Target::Oneof => "a oneof",
+            Target::Enum => "an enum",
+            Target::EnumValue => "an enum value",
+            Target::Service => "a service",
+            Target::Method => "a method",
+        }
+    }
+}
+
+/// The targets descriptor.proto allows for each standard feature.
+fn feature_targets(feature: &str) -> Option<&'static [Target]> {
+    use Target::*;
+    Some(match feature {
+        "field_presence" | "repeated_field_encoding" | "utf8_validation" | "message_encoding" => {
+            &[Field, File]
+        }
+        "enum_type" => &[Enum, File],
+        "json_format" => &[Message, Enum, File],
+        _ => return None,
+    })
+}
+
+/// Features only exist in editions, only the known ones, only where their `targets` allow;
+/// `packed` does not exist in editions.
+fn check_options(
+    options: &Options,
+    target: Target,
+    syntax: &Syntax,
+    errors: &mut Vec<(Span, String)>,
+) {
+    let editions = matches!(syntax, Syntax::Editions(_));
+    for entry in &options.entries {
+        let name = entry.name.as_str();
+        if !editions && (name == "features" || name.starts_with("features.")) {
+            errors.push((
+                entry.span,
+                "features are only valid under editions".to_string(),
+            ));
+            continue;
+        }
+        if editions && name == "packed" {
+            errors.push((
+                entry.span,
+                "the `packed` option is not allowed under editions; use `features.repeated_field_encoding`"
+                    .to_string(),
+            ));
+            continue;
+        }
+        let Some(feature) = name.strip_prefix("features.") else {
+            continue;
+        };
+        if feature.starts_with('(') {
+            continue; // language features: not checked here
+        }
+        let standard = feature.split('.').next().unwrap_or(feature);
+        match feature_targets(standard) {
+            None => errors.push((entry.span, format!("unknown feature `{standard}`"))),
+            Some(targets) if !targets.contains(&target) => errors.push((
+                entry.span,
+                format!("feature `{standard}` cannot be set on {}", target.name()),
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
 /// Every problem found in `file`, as (span, message).
 pub fn validate(file: &File) -> Vec<(Span, String)> {
     let mut errors = Vec::new();
+    check_all_options(file, &mut errors);
     for message in file.all_messages() {
         check_message(message, &mut errors);
     }
@@ -146,6 +232,35 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
                 value.name_span,
                 format!("enum value name `{}` is reserved", value.name),
             ));
+        }
+    }
+}
+
+fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
+    let syntax = &file.syntax;
+    check_options(&file.options, Target::File, syntax, errors);
+    for message in file.all_messages() {
+        check_options(&message.options, Target::Message, syntax, errors);
+        for field in message.fields.iter().chain(&message.extensions) {
+            check_options(&field.options, Target::Field, syntax, errors);
+        }
+        for oneof in &message.oneofs {
+            check_options(&oneof.options, Target::Oneof, syntax, errors);
+        }
+    }
+    for field in &file.extensions {
+        check_options(&field.options, Target::Field, syntax, errors);
+    }
+    for enumeration in file.all_enums() {
+        check_options(&enumeration.options, Target::Enum, syntax, errors);
+        for value in &enumeration.values {
+            check_options(&value.options, Target::EnumValue, syntax, errors);
+        }
+    }
+    for service in &file.services {
+        check_options(&service.options, Target::Service, syntax, errors);
+        for method in &service.methods {
+            check_options(&method.options, Target::Method, syntax, errors);
         }
     }
 }

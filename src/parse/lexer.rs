@@ -57,10 +57,12 @@ pub struct Lexed {
 
 /// Splits `text` into tokens and comments.
 pub fn lex(text: &str) -> Lexed {
+    // A UTF-8 byte order mark is skipped (offsets stay those of the original text).
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut lexer = Lexer {
         text,
         bytes: text.as_bytes(),
-        pos: 0,
+        pos: start,
         out: Lexed::default(),
     };
     lexer.run();
@@ -386,6 +388,13 @@ mod tests {
         assert_eq!(lexed.comments[0].text, " one");
         assert_eq!(lexed.comments[1].text, " two ");
         assert_eq!(lexed.comments[1].span, Span::new(9, 18));
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let lexed = lex("\u{feff}syntax");
+        assert!(lexed.errors.is_empty());
+        assert_eq!(lexed.tokens[0].span, Span::new(3, 9));
     }
 
     #[test]

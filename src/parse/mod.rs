@@ -47,6 +47,11 @@ pub fn diagnostic(
 pub fn label_for(message: &str) -> String {
     match message.split_once(", found ") {
         Some((expected, _)) if expected.starts_with("expected ") => expected.to_string(),
+        _ if message.starts_with("cannot resolve type") => "not found".to_string(),
+        _ if message.contains("already used by") || message.contains("defined twice") => {
+            "duplicate".to_string()
+        }
+        _ if message.contains("reserved") => "reserved".to_string(),
         _ => "here".to_string(),
     }
 }

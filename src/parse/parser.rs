@@ -131,16 +131,40 @@ impl<'a> Parser<'a> {
         Failed
     }
 
-    /// "expected X, found Y" at the current token.
+    /// "expected X, found Y" at the current token, or right after the previous token when
+    /// the current one starts a later line (a missing `;` is best shown where it belongs).
     fn expected(&mut self, what: impl Display) -> Failed {
         let message = format!("expected {what}, found {}", self.found());
-        let span = self.here();
+        let span = if self.next_is_on_later_line() {
+            let end = self.prev_end();
+            Span { start: end, end }
+        } else {
+            self.here()
+        };
         self.error_at(span, message)
+    }
+
+    /// Whether a line break separates the previous token from the current one.
+    fn next_is_on_later_line(&self) -> bool {
+        if self.pos == 0 {
+            return false;
+        }
+        let start = self.prev_end() as usize;
+        let end = self.current_start() as usize;
+        self.text
+            .get(start..end.max(start))
+            .is_some_and(|between| between.contains('\n'))
     }
 
     fn expect_symbol(&mut self, c: char, context: impl Display) -> PResult<Span> {
         if self.is_symbol(c) {
             Ok(self.bump().map(|t| t.span).unwrap_or_default())
+        } else if c == ';' && self.next_is_on_later_line() {
+            // A forgotten `;` at the end of a line: report it and go on as if it were there,
+            // so the next line is parsed (and checked) normally.
+            self.expected(format_args!("`;` {context}"));
+            let end = self.prev_end();
+            Ok(Span { start: end, end })
         } else {
             Err(self.expected(format_args!("`{c}` {context}")))
         }
@@ -656,8 +680,12 @@ impl<'a> Parser<'a> {
         let group_body = if ty == TypeRef::Group {
             Some(self.message_body(format_args!("after group `{}`", name.text))?)
         } else {
-            self.expect_symbol(';', "after field number")
-                .map_err(|f| self.rephrase_after_options(f, &options))?;
+            let context = if options.is_empty() {
+                "after field number"
+            } else {
+                "after field options"
+            };
+            self.expect_symbol(';', context)?;
             None
         };
         Ok(FieldDecl {
@@ -671,18 +699,6 @@ impl<'a> Parser<'a> {
             group_body,
             span: self.span_from(start),
         })
-    }
-
-    /// After `[...]` the missing `;` is "after field options", not "after field number".
-    fn rephrase_after_options(&mut self, failed: Failed, options: &[OptionDecl]) -> Failed {
-        if !options.is_empty() {
-            if let Some(last) = self.errors.last_mut() {
-                last.message = last
-                    .message
-                    .replace("after field number", "after field options");
-            }
-        }
-        failed
     }
 
     fn label(&mut self, context: FieldContext) -> PResult<Option<(Label, Span)>> {

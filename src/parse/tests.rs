@@ -134,7 +134,7 @@ fn field_spans() {
 fn missing_semicolon_after_field_number() {
     assert_eq!(
         errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n}\n"),
-        vec!["4:1-4:2 expected `;` after field number, found `}`"]
+        vec!["3:14-3:14 expected `;` after field number, found `}`"]
     );
 }
 
@@ -142,7 +142,18 @@ fn missing_semicolon_after_field_number() {
 fn missing_semicolon_after_options() {
     assert_eq!(
         errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [deprecated = true]\n}\n"),
-        vec!["4:1-4:2 expected `;` after field options, found `}`"]
+        vec!["3:34-3:34 expected `;` after field options, found `}`"]
+    );
+}
+
+#[test]
+fn a_forgotten_semicolon_does_not_hide_the_next_line() {
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n  strin b = \n}\n"),
+        vec![
+            "3:14-3:14 expected `;` after field number, found `strin`",
+            "4:12-4:12 expected field number, found `}`",
+        ]
     );
 }
 

@@ -1,1 +1,123 @@
 //! Where schemas come from: a git revision, the index, the working tree, a directory.
+//!
+//! Every source is a [`Tree`]: a read-only view of one directory (the compared ROOT, or an
+//! include root) at one revision. Git trees and the index are read straight from the object
+//! database: no checkout, no temporary files.
+
+mod fs;
+mod git;
+
+pub use fs::FsTree;
+pub use git::{GitTree, IndexTree, Repo};
+
+use std::sync::Arc;
+
+use miette::{miette, Report};
+
+use crate::model::{ImportResolver, SourceFile};
+
+/// A read-only directory at one revision. Paths are `/`-separated and relative to the tree's
+/// base directory; `""` is the base itself.
+pub trait Tree: Send + Sync {
+    /// What diagnostics call this revision: `main`, `working tree`, `index`, `../previous`.
+    fn label(&self) -> &str;
+    /// The text of the file at `path`; `Ok(None)` when there is no such file.
+    fn read(&self, path: &str) -> Result<Option<String>, Report>;
+    /// Every `.proto` file under directory `dir`, as paths relative to the base, sorted.
+    /// `Ok(None)` when `dir` does not exist.
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report>;
+}
+
+/// Joins two relative `/`-separated paths, treating `""` and `"."` as the base.
+pub fn join(dir: &str, path: &str) -> String {
+    match (dir, path) {
+        ("" | ".", p) => p.to_string(),
+        (d, "" | ".") => d.to_string(),
+        (d, p) => format!("{}/{}", d.trim_end_matches('/'), p),
+    }
+}
+
+/// Normalizes a relative path written by a user or a config: `./a//b/` -> `a/b`,
+/// `.` -> ``. `..` components are kept where they cannot be folded.
+pub fn normalize(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if out.last().is_some_and(|p| *p != "..") => {
+                out.pop();
+            }
+            p => out.push(p),
+        }
+    }
+    out.join("/")
+}
+
+/// True when `path` equals `prefix` or lies under the directory `prefix` (`""` contains all).
+pub fn is_within(path: &str, prefix: &str) -> bool {
+    prefix.is_empty()
+        || path == prefix
+        || (path.len() > prefix.len()
+            && path.starts_with(prefix)
+            && path.as_bytes()[prefix.len()] == b'/')
+}
+
+/// Decodes a file's bytes, naming revision and path when they are not UTF-8.
+pub fn decode(bytes: Vec<u8>, label: &str, path: &str) -> Result<String, Report> {
+    String::from_utf8(bytes).map_err(|e| {
+        miette!(
+            help = "protobuf source files must be UTF-8",
+            "{path} @ {label}: file is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// One directory of a tree whose files are looked up by import path.
+pub struct SearchRoot {
+    pub tree: Arc<dyn Tree>,
+    /// Directory within `tree` that import paths are relative to.
+    pub dir: String,
+}
+
+/// Resolves imports against the compared roots of one revision (all files, including those
+/// that `--path` left out), then the `-I` include roots of the same revision.
+pub struct TreeResolver {
+    pub roots: Vec<SearchRoot>,
+}
+
+impl ImportResolver for TreeResolver {
+    fn open(&self, import_path: &str) -> Result<Option<SourceFile>, Report> {
+        for root in &self.roots {
+            if let Some(text) = root.tree.read(&join(&root.dir, import_path))? {
+                return Ok(Some(SourceFile {
+                    path: import_path.to_string(),
+                    display_name: format!("{} @ {}", import_path, root.tree.label()),
+                    text: text.into(),
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_user_paths() {
+        assert_eq!(normalize("./a//b/"), "a/b");
+        assert_eq!(normalize("."), "");
+        assert_eq!(normalize("a/../b"), "b");
+        assert_eq!(normalize("../x"), "../x");
+    }
+
+    #[test]
+    fn containment_is_by_whole_components() {
+        assert!(is_within("a/b/c.proto", "a/b"));
+        assert!(is_within("a/b", "a/b"));
+        assert!(!is_within("a/bc/d.proto", "a/b"));
+        assert!(is_within("x.proto", ""));
+    }
+}

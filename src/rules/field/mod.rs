@@ -148,9 +148,9 @@ fn deletion_help(file: &File, message: &Message, field: &Field, allowance: Allow
     match allowance {
         Allowance::None => format!(
             "restore the field, or if it is really gone reserve its number and name {within} \
-             so they are never reused: `{number} {name}` (old readers would otherwise decode \
-             a future field with this number as `{}`)",
-            field.name
+             so they are never reused: `{number} {name}` (old readers would decode a future \
+             field that reuses number {} as `{}`)",
+            field.number, field.name
         ),
         Allowance::NameReserved => format!(
             "reserve the name {within}: `{name}`; reserving the number too (`{number}`) keeps \
@@ -213,21 +213,22 @@ fn check_cardinality(ctx: &Ctx, out: &mut Sink, compatible: fn(Cardinality, Card
 
 fn cardinality_help(new: &FieldSide, was: Cardinality) -> String {
     let name = new.field().name.as_str();
-    let presence_note = match was {
-        Cardinality::OptionalImplicit => {
-            " (with implicit presence a zero value is not sent, so adding presence changes \
-             what readers see for 0, \"\" and false)"
-        }
-        Cardinality::OptionalExplicit => {
-            " (without explicit presence a zero value is not sent and cannot be told apart \
-             from unset)"
-        }
-        _ => "",
+    let keep = match was {
+        Cardinality::OptionalImplicit => format!(
+            "keep `{name}` with implicit presence (a zero value such as 0, \"\" or false is not \
+             sent, so adding presence changes what readers see for zero values)"
+        ),
+        Cardinality::OptionalExplicit => format!(
+            "keep `{name}` with explicit presence (without it a zero value is not sent and \
+             reads as unset)"
+        ),
+        Cardinality::Required => format!("keep `{name}` required"),
+        Cardinality::Repeated => format!("keep `{name}` repeated"),
+        Cardinality::Map => format!("keep `{name}` a map"),
     };
     format!(
-        "keep `{name}` {}{presence_note}; for a different cardinality add a new field with a \
-         new number and reserve this one",
-        was.name()
+        "{keep}; for a different cardinality add a new field with a new number and reserve \
+         this one"
     )
 }
 
@@ -357,6 +358,9 @@ fn report_changed_kind(
          reserve this one",
         old_type_as_written(old)
     );
+    if compat_word.is_empty() {
+        help.push_str(same_type_compatibility_note(old.kind(), new.kind()));
+    }
     let alternatives = wire::compatible_alternatives(old.kind(), group);
     if !alternatives.is_empty() && !compat_word.is_empty() {
         help.push_str(&format!(
@@ -372,6 +376,17 @@ fn report_changed_kind(
         message,
         help,
     );
+}
+
+/// For FIELD_SAME_TYPE, says when the change is only a source-level break.
+fn same_type_compatibility_note(was: FieldType, now: FieldType) -> &'static str {
+    if wire::wire_json_group(was) == wire::wire_json_group(now) {
+        " (this change keeps the wire and JSON formats, but generated code changes)"
+    } else if wire::wire_group(was) == wire::wire_group(now) {
+        " (this change keeps the wire format, but JSON and generated code change)"
+    } else {
+        ""
+    }
 }
 
 /// A change of the message or enum a field refers to.
@@ -827,22 +842,21 @@ pub fn field_same_default(ctx: &Ctx, out: &mut Sink) {
             was.printable,
             now.printable
         );
+        let effect = format!(
+            "unset fields would read as {} instead of {}",
+            now.printable, was.printable
+        );
         let help = if let Some(written) = old.field().default_value.as_deref() {
             let literal = match old.kind() {
                 FieldType::String => go_quote(written),
                 FieldType::Bytes => format!("\"{written}\""),
                 _ => written.to_string(),
             };
-            format!(
-                "restore the default: `[default = {literal}]`; readers of unset fields see the \
-                 default"
-            )
+            format!("restore `[default = {literal}]`: {effect}")
+        } else if new.field().default_value.is_some() {
+            format!("remove the explicit default: {effect}")
         } else {
-            format!(
-                "remove the explicit default to keep the implied {}; readers of unset fields \
-                 see the default",
-                was.printable
-            )
+            format!("keep the previous implied default: {effect}")
         };
         report(
             out,

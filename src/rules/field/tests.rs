@@ -334,3 +334,37 @@ fn every_finding_has_previous_and_help() {
         }
     }
 }
+
+/// The `Before`/`After` example of a rule doc, if it has one.
+fn doc_example(doc: &str) -> Option<(String, String)> {
+    let block_after = |heading: &str| -> Option<String> {
+        let rest = &doc[doc.find(heading)? + heading.len()..];
+        let start = rest.find("```proto\n")? + "```proto\n".len();
+        let end = rest[start..].find("```")?;
+        Some(rest[start..start + end].to_string())
+    };
+    Some((block_after("### Before")?, block_after("### After")?))
+}
+
+#[test]
+fn field_rule_doc_examples_are_flagged() {
+    let mut checked = 0;
+    for rule in crate::rules::RULES
+        .iter()
+        .filter(|r| r.id.starts_with("FIELD_"))
+    {
+        let Some((before, after)) = doc_example(rule.doc) else {
+            continue;
+        };
+        // Deprecated ids run their replacements.
+        let ids: Vec<&str> = if rule.check.is_some() {
+            vec![rule.id]
+        } else {
+            rule.replaced_by.to_vec()
+        };
+        let found: usize = ids.iter().map(|id| run(id, &before, &after).len()).sum();
+        assert!(found > 0, "{}: its doc example is not flagged", rule.id);
+        checked += 1;
+    }
+    assert!(checked >= 17, "only {checked} FIELD_* doc examples found");
+}

@@ -1,0 +1,464 @@
+//! `check`: read both sides, build both schemas, run the selected rules, apply ignores.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use miette::{miette, Report};
+use rayon::prelude::*;
+
+use crate::compare::{self, Finding, Location};
+use crate::config::{is_unstable_package, Config, Layout, Selection};
+use crate::model::{self, Schema, SourceFile};
+use crate::source::{
+    is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
+};
+
+/// Where the new side comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum NewSide {
+    /// The files on disk under ROOT.
+    #[default]
+    Worktree,
+    /// A git revision.
+    Rev(String),
+    /// The git index (staged changes).
+    Staged,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// The compared root (a directory on disk, or a path inside the repository).
+    pub root: PathBuf,
+    /// A git revspec or an existing directory.
+    pub against: String,
+    pub new_side: NewSide,
+    /// Compare against the merge base of the new side's commit and `against`.
+    pub merge_base: bool,
+    pub git_dir: Option<PathBuf>,
+    /// Include roots for imports, read from the same revision as each side.
+    pub includes: Vec<PathBuf>,
+    /// Only files under these paths (relative to ROOT) are compared.
+    pub paths: Vec<String>,
+    pub exclude_paths: Vec<String>,
+    /// An explicit configuration file (.toml or .yaml).
+    pub config: Option<PathBuf>,
+}
+
+/// The result of a check that could be done.
+pub struct Outcome {
+    /// Sorted findings; paths are relative to ROOT.
+    pub findings: Vec<Finding>,
+    /// The buf config version whose categories apply.
+    pub config_version: String,
+    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
+    pub warnings: Vec<Report>,
+}
+
+/// The check could not be done; every diagnostic names the revision and path concerned.
+#[derive(Debug)]
+pub struct Error {
+    pub diagnostics: Vec<Report>,
+}
+
+impl From<Report> for Error {
+    fn from(r: Report) -> Self {
+        Error {
+            diagnostics: vec![r],
+        }
+    }
+}
+
+/// One side of the comparison: its ROOT and its include roots.
+struct Side {
+    root: Arc<dyn Tree>,
+    includes: Vec<Arc<dyn Tree>>,
+}
+
+/// A side's files, ready for the front-end, and how to report their paths.
+struct Collected {
+    files: Vec<SourceFile>,
+    resolver: TreeResolver,
+    /// Path relative to its root -> path relative to ROOT.
+    external: HashMap<String, String>,
+}
+
+pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    let (new, old) = open_sides(opts)?;
+    let explicit = match &opts.config {
+        Some(path) => Some(Config::from_path(path)?),
+        None => None,
+    };
+    let config = match &explicit {
+        Some(c) => c.clone(),
+        None => side_config(&*new.root)?,
+    };
+    let selection = config.select()?;
+    let mut warnings: Vec<Report> = selection
+        .warnings
+        .iter()
+        .map(|w| miette!(severity = miette::Severity::Warning, "{w}"))
+        .collect();
+
+    let new_layout = layout_of(&explicit, &*new.root)?;
+    let old_layout = layout_of(&explicit, &*old.root)?;
+    let (new_files, old_files) = rayon::join(
+        || collect(&new, &new_layout, opts),
+        || collect(&old, &old_layout, opts),
+    );
+    let (new_files, old_files) = both(new_files, old_files)?;
+
+    let (new_built, old_built) = rayon::join(
+        || model::build_schema(new_files.files.clone(), &new_files.resolver),
+        || model::build_schema(old_files.files.clone(), &old_files.resolver),
+    );
+    let (new_built, old_built) = match (new_built, old_built) {
+        (Ok(n), Ok(o)) => (n, o),
+        (n, o) => {
+            let mut diagnostics = Vec::new();
+            for side in [o, n] {
+                if let Err(e) = side {
+                    diagnostics.extend(e.diagnostics);
+                }
+            }
+            return Err(Error { diagnostics });
+        }
+    };
+    warnings.extend(old_built.warnings);
+    warnings.extend(new_built.warnings);
+
+    let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
+    findings.retain(|f| !ignored(f, &selection, &new_built.schema, &old_built.schema));
+    for f in &mut findings {
+        relabel(&mut f.location, &new_files.external);
+        relabel(&mut f.previous, &old_files.external);
+    }
+    Ok(Outcome {
+        findings,
+        config_version: selection.version,
+        warnings,
+    })
+}
+
+fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (a, b) => Err(Error {
+            diagnostics: [a.err(), b.err()].into_iter().flatten().collect(),
+        }),
+    }
+}
+
+/// The configuration found at a side's ROOT: `protocompat.toml`, else `buf.yaml`, else
+/// buf's defaults.
+fn side_config(root: &dyn Tree) -> Result<Config, Report> {
+    if let Some(text) = root.read("protocompat.toml")? {
+        return Config::from_toml(&text, &format!("protocompat.toml @ {}", root.label()));
+    }
+    if let Some(text) = root.read("buf.yaml")? {
+        return Config::from_buf_yaml(&text, &format!("buf.yaml @ {}", root.label()));
+    }
+    Ok(Config::default())
+}
+
+/// Which directories hold a side's files: an explicit buf.yaml given with `--config`, else
+/// the side's own buf.yaml.
+fn layout_of(explicit: &Option<Config>, root: &dyn Tree) -> Result<Layout, Report> {
+    if let Some(config) = explicit {
+        if config.name.ends_with(".yaml") || config.name.ends_with(".yml") {
+            return Ok(config.layout.clone());
+        }
+    }
+    match root.read("buf.yaml")? {
+        Some(text) => {
+            Ok(Config::from_buf_yaml(&text, &format!("buf.yaml @ {}", root.label()))?.layout)
+        }
+        None => Ok(Layout::default()),
+    }
+}
+
+fn open_sides(opts: &CheckOptions) -> Result<(Side, Side), Report> {
+    let against_dir = Path::new(&opts.against);
+    let against_is_dir = against_dir.is_dir() && !opts.merge_base;
+    let needs_git = !against_is_dir || opts.new_side != NewSide::Worktree;
+    let repo = if needs_git {
+        Some(open_repo(opts)?)
+    } else {
+        None
+    };
+    let new = match (&opts.new_side, &repo) {
+        (NewSide::Worktree, repo) => {
+            if repo.as_ref().is_some_and(|r| r.workdir().is_none()) {
+                return Err(miette!(
+                    help = "give the new side with --rev REV or --staged",
+                    "the repository is bare: it has no working tree to compare"
+                ));
+            }
+            worktree_side(opts, "working tree")?
+        }
+        (NewSide::Rev(rev), Some(repo)) => {
+            let tree = repo.tree_of(rev)?;
+            git_side(opts, repo, tree, rev)?
+        }
+        (NewSide::Staged, Some(repo)) => index_side(opts, repo)?,
+        (_, None) => unreachable_side()?,
+    };
+    let old = match &repo {
+        Some(repo) if !against_is_dir => {
+            let (tree, label) = old_tree(opts, repo)?;
+            git_side(opts, repo, tree, &label)?
+        }
+        _ => dir_side(opts, against_dir)?,
+    };
+    Ok((new, old))
+}
+
+fn unreachable_side() -> Result<Side, Report> {
+    Err(miette!("internal error: a git side without a repository"))
+}
+
+fn open_repo(opts: &CheckOptions) -> Result<Repo, Report> {
+    if let Some(git_dir) = &opts.git_dir {
+        return Repo::open(git_dir).map_err(|e| {
+            miette!(
+                "--git-dir {}: not a git repository: {}",
+                git_dir.display(),
+                e.message()
+            )
+        });
+    }
+    let start = if opts.root.exists() {
+        opts.root.clone()
+    } else {
+        PathBuf::from(".")
+    };
+    Repo::discover(&start).map_err(|e| {
+        miette!(
+            help = "run inside a git repository, pass --git-dir, or give --against an existing directory",
+            "{}: not a git repository (or any parent up to the filesystem root), needed to read revision `{}`: {}",
+            start.display(),
+            opts.against,
+            e.message()
+        )
+    })
+}
+
+fn worktree_side(opts: &CheckOptions, label: &str) -> Result<Side, Report> {
+    if !opts.root.is_dir() {
+        return Err(miette!(
+            "{} @ {label}: ROOT is not a directory",
+            opts.root.display()
+        ));
+    }
+    let includes = opts
+        .includes
+        .iter()
+        .map(|dir| disk_include(dir, label))
+        .collect::<Result<_, _>>()?;
+    Ok(Side {
+        root: Arc::new(FsTree::new(&opts.root, label)),
+        includes,
+    })
+}
+
+fn dir_side(opts: &CheckOptions, dir: &Path) -> Result<Side, Report> {
+    let label = opts.against.as_str();
+    let includes = opts
+        .includes
+        .iter()
+        .map(|inc| disk_include(inc, label))
+        .collect::<Result<_, _>>()?;
+    Ok(Side {
+        root: Arc::new(FsTree::new(dir, label)),
+        includes,
+    })
+}
+
+fn disk_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
+    if !dir.is_dir() {
+        return Err(miette!(
+            "{} @ {label}: include root is not a directory",
+            dir.display()
+        ));
+    }
+    Ok(Arc::new(FsTree::new(dir, label)))
+}
+
+fn git_side(
+    opts: &CheckOptions,
+    repo: &Repo,
+    tree: git2::Oid,
+    label: &str,
+) -> Result<Side, Report> {
+    let root_path = repo.path_in_repo(&opts.root)?;
+    let root = GitTree::new(repo, tree, &root_path, label)?.ok_or_else(|| {
+        miette!(
+            "{} @ {label}: ROOT does not exist at this revision",
+            shown(&root_path)
+        )
+    })?;
+    let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
+    for dir in &opts.includes {
+        let path = repo.path_in_repo(dir)?;
+        let include = GitTree::new(repo, tree, &path, label)?.ok_or_else(|| {
+            miette!(
+                "{} @ {label}: include root does not exist at this revision",
+                shown(&path)
+            )
+        })?;
+        includes.push(Arc::new(include));
+    }
+    Ok(Side {
+        root: Arc::new(root),
+        includes,
+    })
+}
+
+fn index_side(opts: &CheckOptions, repo: &Repo) -> Result<Side, Report> {
+    let root_path = repo.path_in_repo(&opts.root)?;
+    let root = IndexTree::new(repo, &root_path)?
+        .ok_or_else(|| miette!("{} @ index: no staged file under ROOT", shown(&root_path)))?;
+    let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
+    for dir in &opts.includes {
+        let path = repo.path_in_repo(dir)?;
+        let include = IndexTree::new(repo, &path)?.ok_or_else(|| {
+            miette!(
+                "{} @ index: no staged file under include root",
+                shown(&path)
+            )
+        })?;
+        includes.push(Arc::new(include));
+    }
+    Ok(Side {
+        root: Arc::new(root),
+        includes,
+    })
+}
+
+/// The old side's tree and what to call it.
+fn old_tree(opts: &CheckOptions, repo: &Repo) -> Result<(git2::Oid, String), Report> {
+    if !opts.merge_base {
+        return Ok((repo.tree_of(&opts.against)?, opts.against.clone()));
+    }
+    let new_spec = match &opts.new_side {
+        NewSide::Rev(rev) => rev.as_str(),
+        NewSide::Worktree | NewSide::Staged => "HEAD",
+    };
+    let new_commit = repo.commit_of(new_spec)?;
+    let against = repo.commit_of(&opts.against)?;
+    let describe = format!("`{new_spec}` and `{}`", opts.against);
+    let (tree, base) = repo.merge_base(new_commit, against, &describe)?;
+    let label = format!(
+        "merge-base({new_spec}, {}) = {}",
+        opts.against,
+        repo.short(base)
+    );
+    Ok((tree, label))
+}
+
+fn shown(path: &str) -> &str {
+    if path.is_empty() {
+        "."
+    } else {
+        path
+    }
+}
+
+/// Reads a side's compared files (filtered by the layout and `--path`/`--exclude-path`).
+fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collected, Report> {
+    let label = side.root.label().to_string();
+    let paths: Vec<String> = opts.paths.iter().map(|p| normalize(p)).collect();
+    let excluded: Vec<String> = opts.exclude_paths.iter().map(|p| normalize(p)).collect();
+    let wanted = |external: &str| {
+        (paths.is_empty() || paths.iter().any(|p| is_within(external, p)))
+            && !excluded.iter().any(|p| is_within(external, p))
+            && !layout.excludes.iter().any(|p| is_within(external, p))
+    };
+
+    // (path relative to its root, path relative to ROOT)
+    let mut chosen: Vec<(String, String)> = Vec::new();
+    let mut external = HashMap::new();
+    for root in &layout.roots {
+        let listed = side.root.list_protos(root)?.ok_or_else(|| {
+            miette!(
+                "{} @ {label}: root listed in buf.yaml does not exist",
+                shown(root)
+            )
+        })?;
+        for ext in listed {
+            let rel = if root.is_empty() {
+                ext.clone()
+            } else {
+                ext[root.len()..].trim_start_matches('/').to_string()
+            };
+            if let Some(previous) = external.insert(rel.clone(), ext.clone()) {
+                return Err(miette!(
+                    "{ext} @ {label}: same path {rel:?} as {previous} in another root"
+                ));
+            }
+            if wanted(&ext) {
+                chosen.push((rel, ext));
+            }
+        }
+    }
+
+    let tree = &side.root;
+    let files = chosen
+        .par_iter()
+        .map(|(rel, ext)| {
+            let text = tree
+                .read(ext)?
+                .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))?;
+            Ok(SourceFile {
+                path: rel.clone(),
+                display_name: format!("{ext} @ {label}"),
+                text: text.into(),
+            })
+        })
+        .collect::<Result<Vec<_>, Report>>()?;
+
+    let mut roots: Vec<SearchRoot> = layout
+        .roots
+        .iter()
+        .map(|r| SearchRoot {
+            tree: side.root.clone(),
+            dir: r.clone(),
+        })
+        .collect();
+    roots.extend(side.includes.iter().map(|t| SearchRoot {
+        tree: t.clone(),
+        dir: String::new(),
+    }));
+    Ok(Collected {
+        files,
+        resolver: TreeResolver { roots },
+        external,
+    })
+}
+
+/// buf drops a finding when either of its locations is ignored.
+fn ignored(f: &Finding, sel: &Selection, new: &Schema, old: &Schema) -> bool {
+    let at = |loc: &Location, schema: &Schema| {
+        let path = loc.path.as_str();
+        sel.ignore.iter().any(|p| is_within(path, p))
+            || sel
+                .ignore_only
+                .get(f.rule)
+                .is_some_and(|ps| ps.iter().any(|p| is_within(path, p)))
+            || (sel.ignore_unstable_packages
+                && schema
+                    .files
+                    .get(path)
+                    .is_some_and(|file| is_unstable_package(&file.package)))
+    };
+    f.location.as_ref().is_some_and(|l| at(l, new))
+        || f.previous.as_ref().is_some_and(|l| at(l, old))
+}
+
+fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {
+    if let Some(loc) = loc {
+        if let Some(ext) = external.get(&loc.path) {
+            loc.path = ext.clone();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `protocompat.toml`: the same keys as buf.yaml's `breaking:` section, in TOML.
+//!
+//! ```toml
+//! version = "v2"            # optional: which buf rule set/categories apply (default v2)
+//! [breaking]
+//! use = ["FILE"]
+//! except = ["FIELD_SAME_JSON_NAME"]
+//! ignore = ["vendor"]
+//! ignore_unstable_packages = true
+//! [breaking.ignore_only]
+//! FIELD_NO_DELETE = ["legacy/old.proto"]
+//! ```
+
+use std::collections::BTreeMap;
+
+use miette::Report;
+use serde::Deserialize;
+
+use super::{Breaking, Config, ConfigError, Layout};
+use crate::source::normalize;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct File {
+    version: Option<String>,
+    #[serde(default)]
+    breaking: BreakingToml,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct BreakingToml {
+    #[serde(default, rename = "use")]
+    use_: Vec<String>,
+    #[serde(default)]
+    except: Vec<String>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    ignore_only: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    ignore_unstable_packages: bool,
+    #[serde(default)]
+    disable_builtin: bool,
+}
+
+pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
+    let file: File = toml::from_str(text).map_err(|e| -> Report {
+        ConfigError::at(
+            format!("{display}: invalid protocompat.toml: {}", e.message()),
+            display,
+            text,
+            e.span().map(|s| s.start),
+            "here",
+        )
+        .into()
+    })?;
+    let version = file.version.unwrap_or_else(|| "v2".to_string());
+    if !matches!(version.as_str(), "v1beta1" | "v1" | "v2") {
+        return Err(ConfigError::at(
+            format!("{display}: unknown version {version:?} (expected v1beta1, v1 or v2)"),
+            display,
+            text,
+            text.find(&version),
+            "unknown version",
+        )
+        .into());
+    }
+    let b = file.breaking;
+    let name = std::path::Path::new(display.split(" @ ").next().unwrap_or(display))
+        .file_name()
+        .map_or(display.to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(Config {
+        name,
+        version,
+        breaking: Breaking {
+            use_: b.use_,
+            except: b.except,
+            ignore: b.ignore.iter().map(|p| normalize(p)).collect(),
+            ignore_only: b
+                .ignore_only
+                .into_iter()
+                .map(|(k, v)| (k, v.iter().map(|p| normalize(p)).collect()))
+                .collect(),
+            ignore_unstable_packages: b.ignore_unstable_packages,
+            disable_builtin: b.disable_builtin,
+        },
+        layout: Layout::default(),
+        source: Some((display.to_string(), text.to_string())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_breaking_section() {
+        let c = parse(
+            "[breaking]\nuse = [\"WIRE\"]\n[breaking.ignore_only]\nFIELD_NO_DELETE = [\"a\"]\n",
+            "protocompat.toml",
+        )
+        .unwrap();
+        assert_eq!(c.version, "v2");
+        assert_eq!(c.breaking.use_, vec!["WIRE".to_string()]);
+        assert_eq!(
+            c.breaking.ignore_only["FIELD_NO_DELETE"],
+            vec!["a".to_string()]
+        );
+    }
+
+    #[test]
+    fn bad_toml_names_the_place() {
+        let err = parse("[breaking]\nuse = [\"WIRE\"\n", "protocompat.toml").unwrap_err();
+        assert!(format!("{err}").contains("protocompat.toml"));
+    }
+}

@@ -1,0 +1,111 @@
+//! A directory on disk: the working tree, or a directory given to `--against`.
+
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use miette::{miette, Report};
+use walkdir::WalkDir;
+
+use super::{decode, Tree};
+
+pub struct FsTree {
+    base: PathBuf,
+    label: String,
+}
+
+impl FsTree {
+    pub fn new(base: impl Into<PathBuf>, label: impl Into<String>) -> Self {
+        FsTree {
+            base: base.into(),
+            label: label.into(),
+        }
+    }
+
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    fn full(&self, path: &str) -> PathBuf {
+        if path.is_empty() {
+            self.base.clone()
+        } else {
+            self.base.join(path)
+        }
+    }
+}
+
+impl Tree for FsTree {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+        let full = self.full(path);
+        if !full.is_file() {
+            return Ok(None);
+        }
+        match std::fs::read(&full) {
+            Ok(bytes) => decode(bytes, &self.label, path).map(Some),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(miette!("{path} @ {}: cannot read file: {e}", self.label)),
+        }
+    }
+
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
+        let start = self.full(dir);
+        if !start.is_dir() {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        // Symlinks are followed; walkdir detects loops and reports them as errors, which we
+        // skip: a loop has no files of its own.
+        let walker = WalkDir::new(&start)
+            .follow_links(true)
+            .into_iter()
+            .filter_entry(|e| !(e.file_type().is_dir() && e.file_name() == ".git"));
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) if e.loop_ancestor().is_some() => continue,
+                // A dangling symlink is not a schema file.
+                Err(e)
+                    if e.io_error()
+                        .is_some_and(|io| io.kind() == ErrorKind::NotFound) =>
+                {
+                    continue
+                }
+                Err(e) => {
+                    return Err(miette!(
+                        "{} @ {}: cannot list directory: {e}",
+                        dir_name(dir),
+                        self.label
+                    ))
+                }
+            };
+            if !entry.file_type().is_file()
+                || entry.path().extension().is_none_or(|ext| ext != "proto")
+            {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(&self.base) else {
+                continue;
+            };
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push(rel);
+        }
+        out.sort();
+        Ok(Some(out))
+    }
+}
+
+fn dir_name(dir: &str) -> &str {
+    if dir.is_empty() {
+        "."
+    } else {
+        dir
+    }
+}

@@ -1,0 +1,368 @@
+//! Git sources: a tree at a revision, and the index, read straight from the object database.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use git2::{ErrorCode, ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
+use miette::{miette, Report};
+
+use super::{decode, is_within, join, Tree};
+
+const MODE_SYMLINK: i32 = 0o120000;
+const MODE_GITLINK: i32 = 0o160000;
+
+/// An open repository, shareable between trees and threads (git2's `Repository` is `Send`
+/// but not `Sync`, hence the mutex; reads are short).
+#[derive(Clone)]
+pub struct Repo {
+    inner: Arc<Mutex<Repository>>,
+    workdir: Option<PathBuf>,
+}
+
+impl Repo {
+    /// Finds the repository containing `start` (a subdirectory or linked worktree works).
+    pub fn discover(start: &Path) -> Result<Repo, git2::Error> {
+        Repository::discover(start).map(Repo::wrap)
+    }
+
+    /// Opens the repository whose git directory is `git_dir` (bare repositories too).
+    pub fn open(git_dir: &Path) -> Result<Repo, git2::Error> {
+        Repository::open(git_dir).map(Repo::wrap)
+    }
+
+    fn wrap(repo: Repository) -> Repo {
+        let workdir = repo
+            .workdir()
+            .map(|w| w.canonicalize().unwrap_or_else(|_| w.to_path_buf()));
+        Repo {
+            inner: Arc::new(Mutex::new(repo)),
+            workdir,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Repository> {
+        // A poisoned lock only means another reader panicked; the repository is still usable.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The working directory, `None` for a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.workdir.as_deref()
+    }
+
+    /// Where `path` (on disk, relative to the current directory) lies inside the repository,
+    /// `/`-separated, `""` for the top. In a bare repository paths are taken as written.
+    pub fn path_in_repo(&self, path: &Path) -> Result<String, Report> {
+        let Some(workdir) = self.workdir() else {
+            return Ok(super::normalize(&path.to_string_lossy()));
+        };
+        let absolute = absolute(path);
+        let rel = absolute
+            .strip_prefix(workdir)
+            .map_err(|_| {
+                miette!(
+                    "{} is outside the git repository at {}",
+                    path.display(),
+                    workdir.display()
+                )
+            })?
+            .to_path_buf();
+        Ok(rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"))
+    }
+
+    /// Resolves a revspec to the tree it names (a commit, a tag, or a tree).
+    pub fn tree_of(&self, spec: &str) -> Result<Oid, Report> {
+        let repo = self.lock();
+        let object = revparse(&repo, spec)?;
+        if object.kind() == Some(ObjectType::Blob) {
+            return Err(miette!(
+                "revision `{spec}` names a file (a blob), not a commit or a tree"
+            ));
+        }
+        let tree = object.peel_to_tree().map_err(|e| {
+            miette!(
+                "revision `{spec}` does not name a commit or a tree: {}",
+                e.message()
+            )
+        })?;
+        Ok(tree.id())
+    }
+
+    /// Resolves a revspec to a commit.
+    pub fn commit_of(&self, spec: &str) -> Result<Oid, Report> {
+        let repo = self.lock();
+        let object = revparse(&repo, spec)?;
+        let commit = object
+            .peel_to_commit()
+            .map_err(|e| miette!("revision `{spec}` does not name a commit: {}", e.message()))?;
+        Ok(commit.id())
+    }
+
+    /// The merge base of two commits, as the tree of that commit and its id.
+    pub fn merge_base(&self, a: Oid, b: Oid, describe: &str) -> Result<(Oid, Oid), Report> {
+        let repo = self.lock();
+        let base = repo
+            .merge_base(a, b)
+            .map_err(|e| miette!("no merge base for {describe}: {}", e.message()))?;
+        let tree = repo
+            .find_commit(base)
+            .and_then(|c| c.tree())
+            .map_err(|e| miette!("cannot read merge base {base}: {}", e.message()))?;
+        Ok((tree.id(), base))
+    }
+
+    pub fn tree_id_of_commit(&self, commit: Oid) -> Result<Oid, Report> {
+        let repo = self.lock();
+        repo.find_commit(commit)
+            .and_then(|c| c.tree())
+            .map(|t| t.id())
+            .map_err(|e| miette!("cannot read commit {commit}: {}", e.message()))
+    }
+
+    /// A short, unambiguous name for an object id.
+    pub fn short(&self, oid: Oid) -> String {
+        let s = oid.to_string();
+        s[..s.len().min(10)].to_string()
+    }
+}
+
+fn revparse<'r>(repo: &'r Repository, spec: &str) -> Result<git2::Object<'r>, Report> {
+    repo.revparse_single(spec).map_err(|e| {
+        let why = match e.code() {
+            ErrorCode::NotFound => "not found in the repository".to_string(),
+            ErrorCode::Ambiguous => "ambiguous (several objects match)".to_string(),
+            _ => e.message().to_string(),
+        };
+        miette!("revision `{spec}` cannot be resolved: {why}")
+    })
+}
+
+/// `path` made absolute and free of `.`/`..`, resolving symlinks where the path exists.
+fn absolute(path: &Path) -> PathBuf {
+    if let Ok(canonical) = path.canonicalize() {
+        return canonical;
+    }
+    let joined = std::env::current_dir()
+        .map(|cwd| cwd.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A directory of a git tree at one revision.
+pub struct GitTree {
+    repo: Repo,
+    /// The tree object of the base directory.
+    base: Oid,
+    label: String,
+}
+
+impl GitTree {
+    /// The directory `dir` of the tree `root_tree`; `Ok(None)` when it does not exist there.
+    pub fn new(
+        repo: &Repo,
+        root_tree: Oid,
+        dir: &str,
+        label: &str,
+    ) -> Result<Option<Self>, Report> {
+        let base = {
+            let guard = repo.lock();
+            let tree = guard
+                .find_tree(root_tree)
+                .map_err(|e| missing(label, dir, root_tree, &e))?;
+            if dir.is_empty() {
+                Some(tree.id())
+            } else {
+                match tree.get_path(Path::new(dir)) {
+                    Ok(entry) if entry.kind() == Some(ObjectType::Tree) => Some(entry.id()),
+                    Ok(_) => None,
+                    Err(e) if e.code() == ErrorCode::NotFound => None,
+                    Err(e) => return Err(missing(label, dir, root_tree, &e)),
+                }
+            }
+        };
+        Ok(base.map(|base| GitTree {
+            repo: repo.clone(),
+            base,
+            label: label.to_string(),
+        }))
+    }
+}
+
+fn missing(label: &str, path: &str, oid: Oid, e: &git2::Error) -> Report {
+    let path = if path.is_empty() { "." } else { path };
+    miette!(
+        help = "the repository may be a partial or shallow clone; fetch the missing objects",
+        "{path} @ {label}: cannot read object {oid} from the object database: {}",
+        e.message()
+    )
+}
+
+impl Tree for GitTree {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+        let repo = self.repo.lock();
+        let tree = repo
+            .find_tree(self.base)
+            .map_err(|e| missing(&self.label, "", self.base, &e))?;
+        let entry = match tree.get_path(Path::new(path)) {
+            Ok(entry) => entry,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(missing(&self.label, path, self.base, &e)),
+        };
+        if entry.kind() != Some(ObjectType::Blob) || entry.filemode() == MODE_SYMLINK {
+            return Ok(None);
+        }
+        let blob = repo
+            .find_blob(entry.id())
+            .map_err(|e| missing(&self.label, path, entry.id(), &e))?;
+        decode(blob.content().to_vec(), &self.label, path).map(Some)
+    }
+
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
+        let repo = self.repo.lock();
+        let base = repo
+            .find_tree(self.base)
+            .map_err(|e| missing(&self.label, "", self.base, &e))?;
+        let start = if dir.is_empty() {
+            base
+        } else {
+            match base.get_path(Path::new(dir)) {
+                Ok(entry) if entry.kind() == Some(ObjectType::Tree) => {
+                    repo.find_tree(entry.id())
+                        .map_err(|e| missing(&self.label, dir, entry.id(), &e))?
+                }
+                Ok(_) => return Ok(None),
+                Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+                Err(e) => return Err(missing(&self.label, dir, self.base, &e)),
+            }
+        };
+        let mut out = Vec::new();
+        start
+            .walk(TreeWalkMode::PreOrder, |parent, entry| {
+                let is_proto_blob = entry.kind() == Some(ObjectType::Blob)
+                    && entry.filemode() != MODE_SYMLINK
+                    && entry.name_bytes().ends_with(b".proto");
+                if is_proto_blob {
+                    let name = String::from_utf8_lossy(entry.name_bytes());
+                    out.push(join(dir, &format!("{parent}{name}")));
+                }
+                TreeWalkResult::Ok
+            })
+            .map_err(|e| missing(&self.label, dir, start.id(), &e))?;
+        out.sort();
+        Ok(Some(out))
+    }
+}
+
+/// A directory of the index (the staging area): what `git commit` would record.
+pub struct IndexTree {
+    repo: Repo,
+    /// Stage-0 entries by path relative to `base`.
+    entries: BTreeMap<String, Oid>,
+    /// Paths (relative to `base`) with unresolved merge conflicts.
+    conflicted: Vec<String>,
+    label: String,
+}
+
+impl IndexTree {
+    /// The directory `dir` of the index; `Ok(None)` when no staged file lies under it.
+    pub fn new(repo: &Repo, dir: &str) -> Result<Option<Self>, Report> {
+        let label = "index".to_string();
+        let mut entries = BTreeMap::new();
+        let mut conflicted = Vec::new();
+        {
+            let guard = repo.lock();
+            let index = guard
+                .index()
+                .map_err(|e| miette!("cannot read the git index: {}", e.message()))?;
+            for entry in index.iter() {
+                let mode = entry.mode as i32;
+                if mode == MODE_SYMLINK || mode == MODE_GITLINK {
+                    continue;
+                }
+                let path = String::from_utf8_lossy(&entry.path).into_owned();
+                if !is_within(&path, dir) {
+                    continue;
+                }
+                let rel = if dir.is_empty() {
+                    path
+                } else {
+                    path[dir.len()..].trim_start_matches('/').to_string()
+                };
+                // Bits 12-13 of the flags hold the merge stage.
+                let stage = (entry.flags >> 12) & 0x3;
+                if stage == 0 {
+                    entries.insert(rel, entry.id);
+                } else {
+                    conflicted.push(rel);
+                }
+            }
+        }
+        if entries.is_empty() && conflicted.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(IndexTree {
+            repo: repo.clone(),
+            entries,
+            conflicted,
+            label,
+        }))
+    }
+}
+
+impl Tree for IndexTree {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+        if self.conflicted.iter().any(|p| p == path) {
+            return Err(miette!(
+                "{path} @ {}: file has unresolved merge conflicts",
+                self.label
+            ));
+        }
+        let Some(oid) = self.entries.get(path) else {
+            return Ok(None);
+        };
+        let repo = self.repo.lock();
+        let blob = repo
+            .find_blob(*oid)
+            .map_err(|e| missing(&self.label, path, *oid, &e))?;
+        decode(blob.content().to_vec(), &self.label, path).map(Some)
+    }
+
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
+        let mut any = false;
+        let mut out = Vec::new();
+        for path in self.entries.keys().chain(self.conflicted.iter()) {
+            if is_within(path, dir) && path != dir {
+                any = true;
+                if path.ends_with(".proto") {
+                    out.push(path.clone());
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(any.then_some(out))
+    }
+}
