@@ -156,7 +156,6 @@ fn times(n: usize) -> String {
 }
 
 #[test]
-#[ignore = "needs `protocompat check` (the CLI); un-ignore when it lands"]
 fn rule_cases_match_expected_findings() {
     let only = std::env::var("RULE_CASE").ok();
     let names: Vec<String> = case_names()

@@ -175,7 +175,6 @@ fn every_doc_file_is_a_registered_rule() {
 }
 
 #[test]
-#[ignore = "needs `protocompat check` (the CLI); un-ignore when it lands"]
 fn every_doc_example_triggers_its_rule() {
     let failures: Vec<String> = RULES
         .iter()
