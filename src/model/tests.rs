@@ -199,6 +199,8 @@ message M {
   optional int32 c = 4;
   int32 plain = 5;
   M msg = 6;
+  optional int32 e = 7;
+  enum _e { Z = 0; }
 }
 "#,
     )]);
@@ -208,7 +210,11 @@ message M {
         .iter()
         .map(|o| (o.name.as_str(), o.synthetic))
         .collect();
-    assert_eq!(oneofs, vec![("real", false), ("X_a", true), ("_c", true)]);
+    // `_e` is taken by a nested enum: buf (protocompile) counts it, protoc would not.
+    assert_eq!(
+        oneofs,
+        vec![("real", false), ("X_a", true), ("_c", true), ("X_e", true)]
+    );
     assert_eq!(m.fields[0].oneof_index, Some(1));
     assert!(m.fields[0].proto3_optional);
     assert_eq!(m.fields[3].oneof_index, Some(2));
@@ -221,7 +227,7 @@ message M {
     use FieldPresence::*;
     assert_eq!(
         presence,
-        vec![Explicit, Explicit, Implicit, Explicit, Implicit, Explicit]
+        vec![Explicit, Explicit, Implicit, Explicit, Implicit, Explicit, Explicit]
     );
 }
 
