@@ -955,14 +955,21 @@ impl Lower<'_> {
     }
 }
 
-/// protoc's synthetic oneofs for proto3 `optional` fields: `_name`, prefixed with `X` until
-/// it collides with no field or oneof name; appended after the real oneofs.
+/// The synthetic oneofs of proto3 `optional` fields, named as protocompile (buf) names them:
+/// `_name`, prefixed with `X` until no field, oneof, extension, nested message, nested enum
+/// or enum value of the message has that name (protoc only looks at fields and oneofs);
+/// appended after the real oneofs.
 fn add_synthetic_oneofs(message: &mut Message) {
     let mut taken: HashSet<String> = message
         .fields
         .iter()
+        .chain(&message.extensions)
         .map(|f| f.name.clone())
         .chain(message.oneofs.iter().map(|o| o.name.clone()))
+        .chain(message.messages.iter().map(|m| m.name.clone()))
+        .chain(message.enums.iter().flat_map(|e| {
+            std::iter::once(e.name.clone()).chain(e.values.iter().map(|v| v.name.clone()))
+        }))
         .collect();
     for i in 0..message.fields.len() {
         if !message.fields[i].proto3_optional {

@@ -199,6 +199,8 @@ message M {
   optional int32 c = 4;
   int32 plain = 5;
   M msg = 6;
+  optional int32 e = 7;
+  enum _e { Z = 0; }
 }
 "#,
     )]);
@@ -208,7 +210,11 @@ message M {
         .iter()
         .map(|o| (o.name.as_str(), o.synthetic))
         .collect();
-    assert_eq!(oneofs, vec![("real", false), ("X_a", true), ("_c", true)]);
+    // `_e` is taken by a nested enum: buf (protocompile) counts it, protoc would not.
+    assert_eq!(
+        oneofs,
+        vec![("real", false), ("X_a", true), ("_c", true), ("X_e", true)]
+    );
     assert_eq!(m.fields[0].oneof_index, Some(1));
     assert!(m.fields[0].proto3_optional);
     assert_eq!(m.fields[3].oneof_index, Some(2));
@@ -221,7 +227,7 @@ message M {
     use FieldPresence::*;
     assert_eq!(
         presence,
-        vec![Explicit, Explicit, Implicit, Explicit, Implicit, Explicit]
+        vec![Explicit, Explicit, Implicit, Explicit, Implicit, Explicit, Explicit]
     );
 }
 
@@ -386,4 +392,26 @@ message M {
         "syntax = \"proto3\";\noption features.field_presence = IMPLICIT;\n",
     )]);
     assert_eq!(errors, vec!["features are only valid under editions"]);
+}
+
+#[test]
+fn deepest_accepted_nesting_builds_on_worker_threads() {
+    // The deepest message holds a group: one more level.
+    let depth = crate::parse::parser::MAX_DEPTH - 1;
+    let mut text = String::from("syntax = \"proto2\";\n");
+    for i in 0..depth {
+        text.push_str(&format!(
+            "message M{i} {{ optional group G{i} = 1 {{ }} map<string, M{i}> m = 2;\n"
+        ));
+    }
+    text.push_str(&"}".repeat(depth));
+    let files: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("f{i}.proto"), text.replace("M", &format!("F{i}M"))))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let schema = build(&refs);
+    assert_eq!(schema.files["f0.proto"].all_messages().len(), depth * 3);
 }

@@ -1,0 +1,161 @@
+//! Bad input: every case exits 2 with a message naming the revision and the path.
+
+mod support;
+
+use support::{check_fails, Repo};
+
+const GOOD: &str =
+    "syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n}\n";
+
+fn one_commit() -> Repo {
+    let repo = Repo::new();
+    repo.write("proto/acme/v1/order.proto", GOOD);
+    repo.commit("c1");
+    repo
+}
+
+fn assert_mentions(stderr: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(stderr.contains(part), "stderr lacks {part:?}:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_revspec_that_does_not_exist() {
+    let repo = one_commit();
+    let err = check_fails(repo.path(), &["proto", "--against", "no-such-branch"]);
+    assert_mentions(&err, &["no-such-branch", "cannot be resolved"]);
+}
+
+#[test]
+fn a_revspec_naming_a_blob() {
+    let repo = one_commit();
+    let spec = "HEAD:proto/acme/v1/order.proto";
+    let err = check_fails(repo.path(), &["proto", "--against", spec]);
+    assert_mentions(&err, &[spec, "blob"]);
+}
+
+#[test]
+fn root_absent_at_the_old_revision() {
+    let repo = one_commit();
+    repo.write("schema/a.proto", GOOD);
+    repo.commit("c2: a new root");
+    let err = check_fails(repo.path(), &["schema", "--against", "HEAD~1"]);
+    assert_mentions(&err, &["schema @ HEAD~1", "ROOT does not exist"]);
+}
+
+#[test]
+fn not_a_git_repository_when_a_revspec_is_given() {
+    let dir = support::tempdir();
+    std::fs::write(dir.path().join("a.proto"), GOOD).unwrap();
+    let err = check_fails(dir.path(), &[".", "--against", "main"]);
+    assert_mentions(&err, &["not a git repository", "`main`"]);
+}
+
+#[test]
+fn a_file_that_is_not_utf8_on_either_side() {
+    let repo = one_commit();
+    repo.write_bytes(
+        "proto/acme/v1/bad.proto",
+        b"syntax = \"proto3\";\n// caf\xe9\n",
+    );
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(
+        &err,
+        &["acme/v1/bad.proto @ working tree", "not valid UTF-8"],
+    );
+    repo.commit("c2: a latin-1 file");
+    repo.remove("proto/acme/v1/bad.proto");
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["acme/v1/bad.proto @ HEAD", "not valid UTF-8"]);
+}
+
+#[test]
+fn a_syntax_error_on_either_side() {
+    let repo = one_commit();
+    repo.write(
+        "proto/acme/v1/order.proto",
+        "syntax = \"proto3\";\n\nmessage Order {\n  string id = ;\n}\n",
+    );
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["acme/v1/order.proto @ working tree"]);
+    repo.commit("c2: broken");
+    repo.write("proto/acme/v1/order.proto", GOOD);
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["acme/v1/order.proto @ HEAD"]);
+}
+
+#[test]
+fn an_object_missing_from_the_object_database() {
+    let repo = one_commit();
+    let blob = repo
+        .git(&["rev-parse", "HEAD:proto/acme/v1/order.proto"])
+        .trim()
+        .to_string();
+    let loose = repo
+        .path()
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(&loose).expect("the blob is a loose object");
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["acme/v1/order.proto @ HEAD", &blob]);
+}
+
+#[test]
+fn a_buf_yaml_that_does_not_parse() {
+    let repo = one_commit();
+    repo.write("proto/buf.yaml", "version: v1\nbreaking:\n  use: [FILE\n");
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["buf.yaml @ working tree", "line"]);
+}
+
+#[test]
+fn a_buf_yaml_with_an_unknown_key_or_rule() {
+    let repo = one_commit();
+    repo.write("proto/buf.yaml", "version: v1\nbreaking:\n  uses: [FILE]\n");
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["buf.yaml @ working tree", "uses"]);
+    repo.write(
+        "proto/buf.yaml",
+        "version: v1\nbreaking:\n  use: [FIELD_NO_DELET]\n",
+    );
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["FIELD_NO_DELET", "not a known rule or category"]);
+}
+
+#[test]
+fn a_protocompat_toml_that_does_not_parse() {
+    let repo = one_commit();
+    repo.write("proto/protocompat.toml", "[breaking]\nuse = [\"FILE\"\n");
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["protocompat.toml @ working tree"]);
+}
+
+#[test]
+fn an_include_root_absent_at_the_revision() {
+    let repo = one_commit();
+    std::fs::create_dir_all(repo.path().join("vendor")).unwrap();
+    let err = check_fails(repo.path(), &["proto", "-I", "vendor", "--against", "HEAD"]);
+    assert_mentions(&err, &["vendor @ HEAD", "include root"]);
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let repo = one_commit();
+    let out = support::run(repo.path(), &["check", "proto"]);
+    assert_eq!(out.status.code(), Some(2), "--against is required");
+    let out = support::run(
+        repo.path(),
+        &[
+            "check",
+            "proto",
+            "--against",
+            "HEAD",
+            "--rev",
+            "HEAD",
+            "--staged",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "--rev and --staged conflict");
+}

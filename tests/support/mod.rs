@@ -1,0 +1,173 @@
+//! Helpers for the CLI integration tests: real git repositories built with the git CLI in
+//! temporary directories, and the binary run on them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// A git repository in a temporary directory.
+pub struct Repo {
+    pub dir: TempDir,
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repo { dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs git in the repository with a fixed identity and no user/system config.
+    pub fn git(&self, args: &[&str]) -> String {
+        git_in(self.path(), args)
+    }
+
+    pub fn write(&self, path: &str, text: &str) {
+        self.write_bytes(path, text.as_bytes());
+    }
+
+    pub fn write_bytes(&self, path: &str, bytes: &[u8]) {
+        let full = self.path().join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        std::fs::write(full, bytes).expect("write");
+    }
+
+    pub fn remove(&self, path: &str) {
+        std::fs::remove_file(self.path().join(path)).expect("remove");
+    }
+
+    /// `git add -A && git commit`.
+    pub fn commit(&self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+}
+
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `protocompat ARGS` in `cwd`.
+pub fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protocompat"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("binary runs")
+}
+
+/// Runs `protocompat check ARGS --format json` and returns (exit code, findings as
+/// `(rule, path, start_line, start_column, end_line, end_column)`, whole document).
+pub fn check_json(cwd: &Path, args: &[&str]) -> (i32, Vec<Finding>, Value) {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let out = run(cwd, &all);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON ({e}); exit {:?}\nstdout: {stdout}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let findings = doc["findings"]
+        .as_array()
+        .expect("findings array")
+        .iter()
+        .map(Finding::from_json)
+        .collect();
+    (out.status.code().unwrap_or(-1), findings, doc)
+}
+
+/// Runs a check that must fail with exit code 2 and returns its stderr.
+pub fn check_fails(cwd: &Path, args: &[&str]) -> String {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let out = run(cwd, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "expected exit 2; stdout: {}\nstderr: {stderr}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(out.stdout.is_empty(), "a failed check prints no report");
+    stderr
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    pub rule: String,
+    pub path: Option<String>,
+    pub start: (u64, u64),
+    pub end: (u64, u64),
+    pub previous_path: Option<String>,
+}
+
+impl Finding {
+    fn from_json(v: &Value) -> Finding {
+        let n = |k: &str| v[k].as_u64().expect("number");
+        Finding {
+            rule: v["rule"].as_str().expect("rule").to_string(),
+            path: v["path"].as_str().map(str::to_string),
+            start: (n("start_line"), n("start_column")),
+            end: (n("end_line"), n("end_column")),
+            previous_path: v["previous"]["path"].as_str().map(str::to_string),
+        }
+    }
+}
+
+/// `rule path:l:c-l:c` strings, sorted, for compact exact assertions.
+pub fn brief(findings: &[Finding]) -> Vec<String> {
+    let mut out: Vec<String> = findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}:{}:{}-{}:{}",
+                f.rule,
+                f.path.as_deref().unwrap_or("<deleted>"),
+                f.start.0,
+                f.start.1,
+                f.end.0,
+                f.end.1
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+pub fn tempdir() -> TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+pub fn abs(p: &Path) -> PathBuf {
+    p.canonicalize().expect("canonical path")
+}
