@@ -426,13 +426,14 @@ fn check_field_options(
                     );
                 }
             }
-            "features.message_encoding" if editions => {
-                if !matches!(field.ty, FieldType::Message | FieldType::Group) || is_map {
-                    error(
-                        entry.span,
-                        format!("{what}: only message fields may specify message encoding"),
-                    );
-                }
+            "features.message_encoding"
+                if editions
+                    && (!matches!(field.ty, FieldType::Message | FieldType::Group) || is_map) =>
+            {
+                error(
+                    entry.span,
+                    format!("{what}: only message fields may specify message encoding"),
+                );
             }
             _ => {}
         }
@@ -460,7 +461,9 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
                 Some(&(other, _)) if other == field.name => {}
                 Some(&(other, other_custom)) => {
                     let involved_custom = custom || other_custom;
-                    if (!use_custom || involved_custom) && (involved_custom || compliant) {
+                    // Custom names always conflict; default ones only in JSON-compliant
+                    // messages (and are reported once, in the first pass).
+                    if involved_custom || (!use_custom && compliant) {
                         errors.push((
                             field.name_span,
                             format!(
@@ -517,7 +520,7 @@ fn trim_prefix<'a>(value: &'a str, prefix: &str) -> &'a str {
                 let rest = value[i..].trim_start_matches('_');
                 return if rest.is_empty() { value } else { rest };
             }
-            Some(p) if p.to_ascii_lowercase() == c.to_ascii_lowercase() => {
+            Some(p) if p.eq_ignore_ascii_case(&c) => {
                 wanted.next();
             }
             Some(_) => return value,
