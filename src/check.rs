@@ -386,10 +386,9 @@ fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collecte
             )
         })?;
         for ext in listed {
-            let rel = if root.is_empty() {
-                ext.clone()
-            } else {
-                ext[root.len()..].trim_start_matches('/').to_string()
+            let rel = match ext.strip_prefix(root.as_str()) {
+                Some(rest) if !root.is_empty() => rest.trim_start_matches('/').to_string(),
+                _ => ext.clone(),
             };
             if let Some(previous) = external.insert(rel.clone(), ext.clone()) {
                 return Err(miette!(

@@ -19,8 +19,8 @@ impl Location {
     pub fn in_file(file: &File, span: Option<Span>) -> Location {
         let (start_line, start_column, end_line, end_column) = match span {
             Some(s) => {
-                let (l1, c1) = crate::model::line_col(&file.text, s.start);
-                let (l2, c2) = crate::model::line_col(&file.text, s.end);
+                let (l1, c1) = file.line_col(s.start);
+                let (l2, c2) = file.line_col(s.end);
                 (l1, c1, l2, c2)
             }
             None => (1, 1, 1, 1),

@@ -228,6 +228,6 @@ pub fn run(old: &Schema, new: &Schema, rules: &[&'static RuleMeta]) -> Vec<Findi
             check(&ctx, &mut sink);
         }
     }
-    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.sort_by_cached_key(Finding::sort_key);
     findings
 }

@@ -248,6 +248,7 @@ pub(super) fn lower_file(
                 text: c.text.clone(),
             })
             .collect(),
+        line_index: Default::default(),
     };
     out.options = lower_options(ast.items.iter().filter_map(|item| match item {
         TopItem::Option(o) => Some(o),

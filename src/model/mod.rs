@@ -88,6 +88,9 @@ pub struct File {
     pub features: Features,
     /// Comments of the file, for ignore directives: (span, text without the comment markers).
     pub comments: Vec<Comment>,
+    /// Line starts of `text`, built on first use: findings convert many spans of one file,
+    /// and scanning from the start each time is quadratic on large files.
+    pub line_index: std::sync::OnceLock<LineIndex>,
 }
 
 #[derive(Debug, Clone)]
@@ -527,6 +530,13 @@ pub struct Method {
 }
 
 impl File {
+    /// 1-based (line, column) of a byte offset, as buf prints them (see [`line_col`]).
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.line_index
+            .get_or_init(|| LineIndex::new(&self.text))
+            .line_col(&self.text, offset)
+    }
+
     /// Every message in the file, depth-first, parents before children.
     pub fn all_messages(&self) -> Vec<&Message> {
         let mut out = Vec::new();

@@ -1,6 +1,6 @@
 //! Git sources: a tree at a revision, and the index, read straight from the object database.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -32,6 +32,9 @@ impl Repo {
     }
 
     fn wrap(repo: Repository) -> Repo {
+        // libgit2 re-hashes every object it reads by default; git itself does not, and for
+        // thousands of blobs the hashing costs more than the reading.
+        git2::opts::strict_hash_verification(false);
         let workdir = repo
             .workdir()
             .map(|w| w.canonicalize().unwrap_or_else(|_| w.to_path_buf()));
@@ -169,6 +172,8 @@ pub struct GitTree {
     /// The tree object of the base directory.
     base: Oid,
     label: String,
+    /// Blob ids of the files `list_protos` saw, so reading them needs no path lookup.
+    listed: Mutex<HashMap<String, Oid>>,
 }
 
 impl GitTree {
@@ -199,6 +204,7 @@ impl GitTree {
             repo: repo.clone(),
             base,
             label: label.to_string(),
+            listed: Mutex::new(HashMap::new()),
         }))
     }
 }
@@ -218,7 +224,19 @@ impl Tree for GitTree {
     }
 
     fn read(&self, path: &str) -> Result<Option<String>, Report> {
+        let known = self
+            .listed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied();
         let repo = self.repo.lock();
+        if let Some(oid) = known {
+            let blob = repo
+                .find_blob(oid)
+                .map_err(|e| missing(&self.label, path, oid, &e))?;
+            return decode(blob.content().to_vec(), &self.label, path).map(Some);
+        }
         let tree = repo
             .find_tree(self.base)
             .map_err(|e| missing(&self.label, "", self.base, &e))?;
@@ -262,13 +280,15 @@ impl Tree for GitTree {
                     && entry.name_bytes().ends_with(b".proto");
                 if is_proto_blob {
                     let name = String::from_utf8_lossy(entry.name_bytes());
-                    out.push(join(dir, &format!("{parent}{name}")));
+                    out.push((join(dir, &format!("{parent}{name}")), entry.id()));
                 }
                 TreeWalkResult::Ok
             })
             .map_err(|e| missing(&self.label, dir, start.id(), &e))?;
         out.sort();
-        Ok(Some(out))
+        let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
+        listed.extend(out.iter().cloned());
+        Ok(Some(out.into_iter().map(|(path, _)| path).collect()))
     }
 }
 

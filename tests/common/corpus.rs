@@ -7,7 +7,16 @@ use std::sync::Arc;
 
 use protocompat::model::SourceFile;
 
-pub const CORPUS: &str = "/work/shared/conformance/buf/cases";
+/// Where the corpus is looked for: `shared/` beside the repository (as CI lays it out), then
+/// the workplace's shared folder.
+pub const CORPUS: &str = "../shared/conformance/buf/cases | /work/shared/conformance/buf/cases";
+
+fn corpus_dir() -> Option<PathBuf> {
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/buf/cases");
+    [beside, PathBuf::from("/work/shared/conformance/buf/cases")]
+        .into_iter()
+        .find(|dir| dir.is_dir())
+}
 
 /// The module roots of one side: `build.roots` of a v1 buf.yaml, else the side itself.
 pub fn roots(side: &Path) -> Vec<PathBuf> {
@@ -68,7 +77,7 @@ pub fn side_sources(side: &Path) -> Vec<SourceFile> {
 }
 
 pub fn sides() -> Vec<PathBuf> {
-    let Ok(cases) = std::fs::read_dir(CORPUS) else {
+    let Some(Ok(cases)) = corpus_dir().map(std::fs::read_dir) else {
         return Vec::new();
     };
     let mut out = Vec::new();
