@@ -10,6 +10,8 @@ mod index;
 pub use finding::{Edit, Finding, Location, Sink};
 pub use index::{InFile, Index};
 
+use std::collections::{BTreeMap, HashMap};
+
 use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};
 use crate::rules::RuleMeta;
 
@@ -73,14 +75,14 @@ impl<'a> Ctx<'a> {
     pub fn field_pairs(&self) -> Vec<FieldPair<'a>> {
         let mut out = Vec::new();
         for pair in self.message_pairs() {
+            // A map per message keeps pairing linear in the number of fields (the first
+            // field of a number wins, should a broken schema repeat one).
+            let mut new_by_number: HashMap<i64, &'a Field> = HashMap::new();
+            for f in &pair.new.item.fields {
+                new_by_number.entry(f.number).or_insert(f);
+            }
             for old_field in &pair.old.item.fields {
-                if let Some(new_field) = pair
-                    .new
-                    .item
-                    .fields
-                    .iter()
-                    .find(|f| f.number == old_field.number)
-                {
+                if let Some(&new_field) = new_by_number.get(&old_field.number) {
                     out.push(FieldPair {
                         new: FieldIn {
                             file: pair.new.file,
@@ -112,27 +114,13 @@ impl<'a> Ctx<'a> {
     pub fn enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
         let mut out = Vec::new();
         for pair in self.enum_pairs() {
-            let mut numbers: Vec<i64> = pair.old.item.values.iter().map(|v| v.number).collect();
-            numbers.sort();
-            numbers.dedup();
-            for number in numbers {
-                let new_values: Vec<&EnumValue> = pair
-                    .new
-                    .item
-                    .values
-                    .iter()
-                    .filter(|v| v.number == number)
-                    .collect();
-                if new_values.is_empty() {
+            // Grouped by number once per enum: linear, however many values it has.
+            let old_by_number = values_by_number(&pair.old.item.values);
+            let mut new_by_number = values_by_number(&pair.new.item.values);
+            for (number, old_values) in old_by_number {
+                let Some(new_values) = new_by_number.remove(&number) else {
                     continue;
-                }
-                let old_values = pair
-                    .old
-                    .item
-                    .values
-                    .iter()
-                    .filter(|v| v.number == number)
-                    .collect();
+                };
                 out.push(EnumValuePair {
                     new_file: pair.new.file,
                     old_file: pair.old.file,
@@ -151,14 +139,12 @@ impl<'a> Ctx<'a> {
     pub fn method_pairs(&self) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
         for pair in self.service_pairs() {
+            let mut new_by_name: HashMap<&str, &'a Method> = HashMap::new();
+            for m in &pair.new.item.methods {
+                new_by_name.entry(m.name.as_str()).or_insert(m);
+            }
             for old_method in &pair.old.item.methods {
-                if let Some(new_method) = pair
-                    .new
-                    .item
-                    .methods
-                    .iter()
-                    .find(|m| m.name == old_method.name)
-                {
+                if let Some(&new_method) = new_by_name.get(old_method.name.as_str()) {
                     out.push(MethodPair {
                         new_file: pair.new.file,
                         old_file: pair.old.file,
@@ -174,9 +160,18 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Enum values grouped by number, in number order; each group in declaration order.
+fn values_by_number(values: &[EnumValue]) -> BTreeMap<i64, Vec<&EnumValue>> {
+    let mut out: BTreeMap<i64, Vec<&EnumValue>> = BTreeMap::new();
+    for v in values {
+        out.entry(v.number).or_default().push(v);
+    }
+    out
+}
+
 fn pair_by_key<'a, T>(
-    old: &std::collections::BTreeMap<String, InFile<'a, T>>,
-    new: &std::collections::BTreeMap<String, InFile<'a, T>>,
+    old: &BTreeMap<String, InFile<'a, T>>,
+    new: &BTreeMap<String, InFile<'a, T>>,
 ) -> Vec<Pair<'a, T>> {
     old.iter()
         .filter_map(|(name, o)| new.get(name).map(|n| Pair { new: *n, old: *o }))
