@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 use miette::{miette, Report};
 use walkdir::WalkDir;
 
-use super::{decode, Tree};
+use super::{decode, too_large, Tree, MAX_FILE_BYTES};
+
+/// errno of "too many levels of symbolic links" (Linux 40, macOS 62).
+#[cfg(target_os = "macos")]
+const ELOOP: i32 = 62;
+#[cfg(not(target_os = "macos"))]
+const ELOOP: i32 = 40;
 
 pub struct FsTree {
     base: PathBuf,
@@ -44,6 +50,12 @@ impl Tree for FsTree {
         if !full.is_file() {
             return Ok(None);
         }
+        // Refuse an oversized file before reading it into memory.
+        if let Ok(meta) = full.metadata() {
+            if meta.len() > MAX_FILE_BYTES {
+                return Err(too_large(meta.len(), &self.label, path));
+            }
+        }
         match std::fs::read(&full) {
             Ok(bytes) => decode(bytes, &self.label, path).map(Some),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
@@ -67,10 +79,12 @@ impl Tree for FsTree {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) if e.loop_ancestor().is_some() => continue,
-                // A dangling symlink is not a schema file.
+                // A dangling symlink, or one in a cycle of links (a -> b -> a, which the
+                // system reports as ELOOP), is not a schema file.
                 Err(e)
-                    if e.io_error()
-                        .is_some_and(|io| io.kind() == ErrorKind::NotFound) =>
+                    if e.io_error().is_some_and(|io| {
+                        io.kind() == ErrorKind::NotFound || io.raw_os_error() == Some(ELOOP)
+                    }) =>
                 {
                     continue
                 }

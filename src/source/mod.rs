@@ -62,15 +62,48 @@ pub fn is_within(path: &str, prefix: &str) -> bool {
             && path.as_bytes()[prefix.len()] == b'/')
 }
 
-/// Decodes a file's bytes, naming revision and path when they are not UTF-8.
+/// Largest `.proto` file read, in bytes. Memory grows with the number of declarations (about
+/// 100 bytes per byte of a file dense with fields, for both revisions together), and the
+/// largest real schema files are a few MB; past this a check fails fast instead of swapping.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The error for a file over [`MAX_FILE_BYTES`].
+pub fn too_large(len: u64, label: &str, path: &str) -> Report {
+    miette!(
+        help = "protocompat reads .proto files of up to 16 MiB; split the file",
+        "{path} @ {label}: file is too large ({len} bytes; the limit is {MAX_FILE_BYTES} bytes)"
+    )
+}
+
+/// Decodes a file's bytes, naming revision and path when they are not UTF-8. A leading
+/// UTF-8 byte order mark is dropped (buf ignores it: columns on line 1 count from after it).
+/// A Git LFS pointer stored in place of the file is an error of its own, not a syntax error.
 pub fn decode(bytes: Vec<u8>, label: &str, path: &str) -> Result<String, Report> {
-    String::from_utf8(bytes).map_err(|e| {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64, label, path));
+    }
+    if is_lfs_pointer(&bytes) {
+        return Err(miette!(
+            help = "fetch the real content first (`git lfs pull`), or keep .proto files out of LFS",
+            "{path} @ {label}: file is a Git LFS pointer, not the schema itself"
+        ));
+    }
+    let mut text = String::from_utf8(bytes).map_err(|e| {
         miette!(
             help = "protobuf source files must be UTF-8",
             "{path} @ {label}: file is not valid UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
         )
-    })
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
+/// A Git LFS pointer file: a small text starting with the spec's version line.
+fn is_lfs_pointer(bytes: &[u8]) -> bool {
+    bytes.len() < 1024 && bytes.starts_with(b"version https://git-lfs.github.com/spec/")
 }
 
 /// One directory of a tree whose files are looked up by import path.
@@ -104,6 +137,15 @@ impl ImportResolver for TreeResolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decoding_drops_a_bom_and_refuses_lfs_pointers() {
+        let text = decode(b"\xef\xbb\xbfsyntax".to_vec(), "HEAD", "a.proto");
+        assert_eq!(text.ok().as_deref(), Some("syntax"));
+        let pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12\n";
+        let err = decode(pointer.to_vec(), "HEAD", "a.proto").map(|_| ()).unwrap_err();
+        assert!(format!("{err}").contains("Git LFS pointer"), "{err}");
+    }
 
     #[test]
     fn normalizes_user_paths() {
