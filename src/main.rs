@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use protocompat::config::Config;
-use protocompat::report::{self, Format};
+use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
@@ -62,6 +62,13 @@ struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text", alias = "error-format")]
     format: Format,
+    /// Which findings make the exit code 1: errors, any finding, or none.
+    #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
+    fail_on: FailOn,
+    /// Base URL for file links in `--format markdown`
+    /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
 }
 
 #[derive(Args)]
@@ -93,9 +100,15 @@ fn main() -> ExitCode {
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
+    let new_prefix = report::path_prefix(&args.root);
+    let old_prefix = if std::path::Path::new(&args.against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&args.against))
+    } else {
+        new_prefix.clone()
+    };
     let options = CheckOptions {
         root: args.root,
-        against: args.against,
+        against: args.against.clone(),
         new_side: match (args.rev, args.staged) {
             (Some(rev), _) => NewSide::Rev(rev),
             (None, true) => NewSide::Staged,
@@ -115,10 +128,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
+                against: &args.against,
+                new_prefix: &new_prefix,
+                old_prefix: &old_prefix,
+                link_base: args.link_base.as_deref(),
             };
             print(&report::render(args.format, &outcome.findings, &ctx));
-            let (errors, _warnings) = report::counts(&outcome.findings);
-            if errors > 0 {
+            if args.fail_on.fails(&outcome.findings) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
