@@ -467,3 +467,27 @@ enum E { E_FOO_BAR = 0; FOO_BAR = 1; }
         "syntax = \"proto2\";\nmessage M { optional int32 foo_bar = 1; optional int32 fooBar = 2; }\n",
     )]);
 }
+
+#[test]
+fn closed_enums_are_refused_where_buf_refuses_them() {
+    let errors = build_errors(&[
+        ("e.proto", "syntax = \"proto2\";\nenum E { A = 0; }\n"),
+        (
+            "a.proto",
+            "syntax = \"proto3\";\nimport \"e.proto\";\nmessage M { E e = 1; repeated E f = 2; map<int32, E> g = 3; }\n",
+        ),
+        (
+            "b.proto",
+            "edition = \"2023\";\noption features.field_presence = IMPLICIT;\nenum C { option features.enum_type = CLOSED; A = 0; }\nmessage N { C c = 1; repeated C d = 2; C e = 3 [features.field_presence = EXPLICIT]; }\n",
+        ),
+    ]);
+    assert_eq!(
+        errors,
+        vec![
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `C` cannot be used in a field with implicit presence",
+        ]
+    );
+}
