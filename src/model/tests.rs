@@ -506,3 +506,17 @@ fn features_as_a_message_literal() {
     );
     assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
 }
+
+#[test]
+fn import_cycles_are_errors() {
+    let errors = build_errors(&[
+        ("a.proto", "syntax = \"proto3\";\nimport \"b.proto\";\n"),
+        ("b.proto", "syntax = \"proto3\";\nimport \"c.proto\";\n"),
+        ("c.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+        ("d.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+    ]);
+    assert_eq!(
+        errors,
+        vec!["import cycle: a.proto -> b.proto -> c.proto -> a.proto"]
+    );
+}
