@@ -52,3 +52,18 @@ if [[ -x $buf ]]; then
 else
   echo "buf: not found at $buf (set BUF=...), skipped"
 fi
+
+# Do the two tools report the same findings (rule, path, span)?
+if [[ -s $dir/buf.out && -s $dir/protocompat.out ]]; then
+  python3 - "$dir/protocompat.out" "$dir/buf.out" <<'PY'
+import collections, json, sys
+key = lambda rule, f: (rule, f.get("path") or "", f.get("start_line") or 1, f.get("start_column") or 1,
+                       f.get("end_line") or 1, f.get("end_column") or 1)
+ours = collections.Counter(key(f["rule"], f) for f in json.load(open(sys.argv[1]))["findings"])
+theirs = collections.Counter(key(j["type"], j) for j in map(json.loads, filter(str.strip, open(sys.argv[2]))))
+diff = (ours - theirs) + (theirs - ours)
+print(f"same findings as buf: {'yes' if not diff else 'no'} "
+      f"({sum((ours & theirs).values())} shared, {sum((ours - theirs).values())} only protocompat, "
+      f"{sum((theirs - ours).values())} only buf)")
+PY
+fi

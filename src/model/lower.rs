@@ -29,6 +29,33 @@ pub(super) struct Symbols {
     map: HashMap<String, Sym>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
+    /// Full names of the closed enums (proto2 semantics), which proto3 messages and
+    /// implicit-presence fields cannot use.
+    closed_enums: HashSet<String>,
+}
+
+/// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
+/// syntax default (proto2 closed; proto3 and editions open).
+fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
+    let enum_type = |options: &mut dyn Iterator<Item = &ast::OptionDecl>| {
+        options
+            .filter(|o| o.canonical_name() == "features.enum_type")
+            .last()
+            .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
+    };
+    let own = enum_type(&mut decl.body.iter().filter_map(|item| match item {
+        EnumItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    let file = enum_type(&mut ast.items.iter().filter_map(|item| match item {
+        TopItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    let by_syntax = !matches!(
+        &ast.syntax,
+        Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
+    );
+    own.or(file).unwrap_or(by_syntax)
 }
 
 pub(super) type Errors = Vec<(usize, Span, String)>;
@@ -132,6 +159,7 @@ pub(super) fn collect_symbols(
             _ => {}
         }
     }
+    record_closed_enums(ast, package, &mut symbols.closed_enums);
     for item in &ast.items {
         match item {
             TopItem::Message(m) => {
@@ -156,6 +184,42 @@ pub(super) fn collect_symbols(
                     field_symbols(package, f, &mut add, errors);
                 }
             }
+            _ => {}
+        }
+    }
+}
+
+/// Adds the full names of the file's closed enums (top-level and nested) to `closed`.
+fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashSet<String>) {
+    fn in_message(
+        ast: &ast::FileAst,
+        scope: &str,
+        items: &[MessageItem],
+        closed: &mut HashSet<String>,
+    ) {
+        for item in items {
+            match item {
+                MessageItem::Enum(e) if enum_is_closed(ast, e) => {
+                    closed.insert(join(scope, &e.name.text));
+                }
+                MessageItem::Message(m) => {
+                    in_message(ast, &join(scope, &m.name.text), &m.body, closed)
+                }
+                MessageItem::Field(ast::FieldDecl {
+                    name,
+                    group_body: Some(body),
+                    ..
+                }) => in_message(ast, &join(scope, &name.text), body, closed),
+                _ => {}
+            }
+        }
+    }
+    for item in &ast.items {
+        match item {
+            TopItem::Enum(e) if enum_is_closed(ast, e) => {
+                closed.insert(join(package, &e.name.text));
+            }
+            TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
             _ => {}
         }
     }
@@ -679,6 +743,12 @@ impl Lower<'_> {
                 ty = FieldType::Group;
             }
         }
+        if ty == FieldType::Enum {
+            let implicit_singular = label != Label::Repeated
+                && oneof_index.is_none()
+                && features.field_presence.value == FieldPresence::Implicit;
+            self.check_closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
+        }
         if ty == FieldType::Message && type_name.is_none() {
             type_name = Some(String::new());
         }
@@ -706,6 +776,25 @@ impl Lower<'_> {
             type_span: decl.type_span,
             extendee_span: None,
         }
+    }
+
+    /// buf's rule: a closed (proto2-style) enum cannot be used at all in a proto3 message,
+    /// nor by a singular field with implicit presence in editions.
+    fn check_closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
+        let Some(name) = type_name else {
+            return;
+        };
+        if !self.symbols.closed_enums.contains(name) {
+            return;
+        }
+        let message = match self.syntax {
+            Syntax::Proto3 => format!("closed enum `{name}` cannot be used in a proto3 message"),
+            Syntax::Editions(_) if implicit_singular => {
+                format!("closed enum `{name}` cannot be used in a field with implicit presence")
+            }
+            _ => return,
+        };
+        self.errors.push((span, message));
     }
 
     /// Features at field scope: inherited, then legacy proto2/proto3 semantics, then the
@@ -818,6 +907,9 @@ impl Lower<'_> {
                     },
                     _ => (FieldType::Message, None),
                 };
+                if ty == FieldType::Enum && syntax == Syntax::Proto3 {
+                    this.check_closed_enum(type_name.as_deref(), at, false);
+                }
                 let mut features = inherited(map_features);
                 features.field_presence.value = match syntax {
                     Syntax::Proto3 if ty != FieldType::Message => FieldPresence::Implicit,

@@ -415,3 +415,79 @@ fn deepest_accepted_nesting_builds_on_worker_threads() {
     let schema = build(&refs);
     assert_eq!(schema.files["f0.proto"].all_messages().len(), depth * 3);
 }
+
+#[test]
+fn field_options_and_json_names_are_checked_like_buf() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"edition = "2023";
+message M {
+  int32 a = 1 [features.repeated_field_encoding = EXPANDED];
+  repeated string b = 2 [features.repeated_field_encoding = PACKED];
+  int32 c = 3 [features.utf8_validation = NONE];
+  int32 d = 4 [features.message_encoding = DELIMITED];
+  M e = 5 [features.field_presence = IMPLICIT];
+  int32 f = 6 [jstype = JS_STRING];
+  int32 foo_bar = 7;
+  int32 fooBar = 8;
+  int32 g = 9 [json_name = "fooBar"];
+  extensions 100 to 200;
+  int32 h = 150;
+  map<string, int32> m = 10 [features.utf8_validation = NONE];
+}
+enum E { E_FOO_BAR = 0; FOO_BAR = 1; }
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "field `h` uses number 150, which is in an extension range",
+            "field `fooBar`: JSON name \"fooBar\" conflicts with the JSON name of field `foo_bar`",
+            "field `g`: JSON name \"fooBar\" conflicts with the JSON name of field `foo_bar`",
+            "field `a`: only repeated fields may specify repeated field encoding",
+            "field `b`: only repeated primitive fields may specify packed encoding",
+            "field `c`: only string fields may specify UTF-8 validation",
+            "field `d`: only message fields may specify message encoding",
+            "field `e`: message fields may not specify implicit presence",
+            "field `f`: only 64-bit integer fields can set a `jstype` other than JS_NORMAL",
+            "enum value `FOO_BAR`: its JSON-style name \"FooBar\" conflicts with enum value `E_FOO_BAR`",
+        ]
+    );
+    let errors = build_errors(&[(
+        "c.proto",
+        "syntax = \"proto3\";\nmessage M { optional int32 a = 1 [default = 5]; }\n",
+    )]);
+    assert_eq!(
+        errors,
+        vec!["field `a`: default values are not allowed in proto3"]
+    );
+    // proto2 only warns about default-name conflicts (buf too): no error.
+    build(&[(
+        "b.proto",
+        "syntax = \"proto2\";\nmessage M { optional int32 foo_bar = 1; optional int32 fooBar = 2; }\n",
+    )]);
+}
+
+#[test]
+fn closed_enums_are_refused_where_buf_refuses_them() {
+    let errors = build_errors(&[
+        ("e.proto", "syntax = \"proto2\";\nenum E { A = 0; }\n"),
+        (
+            "a.proto",
+            "syntax = \"proto3\";\nimport \"e.proto\";\nmessage M { E e = 1; repeated E f = 2; map<int32, E> g = 3; }\n",
+        ),
+        (
+            "b.proto",
+            "edition = \"2023\";\noption features.field_presence = IMPLICIT;\nenum C { option features.enum_type = CLOSED; A = 0; }\nmessage N { C c = 1; repeated C d = 2; C e = 3 [features.field_presence = EXPLICIT]; }\n",
+        ),
+    ]);
+    assert_eq!(
+        errors,
+        vec![
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `E` cannot be used in a proto3 message",
+            "closed enum `C` cannot be used in a field with implicit presence",
+        ]
+    );
+}

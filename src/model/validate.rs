@@ -6,7 +6,10 @@
 
 use std::collections::HashMap;
 
-use super::{Enum, EnumType, File, Message, Options, Span, Syntax};
+use super::{
+    Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options, Span,
+    Syntax,
+};
 
 /// Largest field number.
 const FIELD_MAX: i64 = 536_870_911;
@@ -104,6 +107,19 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
     check_all_options(file, &mut errors);
     for message in file.all_messages() {
         check_message(message, &mut errors);
+        check_json_names(message, &mut errors);
+        if !message.is_map_entry {
+            for field in &message.fields {
+                check_field_options(file, message, field, false, &mut errors);
+            }
+            for field in &message.extensions {
+                check_field_options(file, message, field, true, &mut errors);
+            }
+        }
+    }
+    for field in &file.extensions {
+        let no_parent = empty_message();
+        check_field_options(file, &no_parent, field, true, &mut errors);
     }
     for field in file.all_extensions() {
         // Message-set extensions may go up to the int32 maximum.
@@ -175,6 +191,19 @@ fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
                 ),
             ));
         }
+        if message
+            .extension_ranges
+            .iter()
+            .any(|r| (r.start..=r.end).contains(&field.number))
+        {
+            errors.push((
+                field.number_span,
+                format!(
+                    "field `{}` uses number {}, which is in an extension range",
+                    field.name, field.number
+                ),
+            ));
+        }
         if message.reserved_names.iter().any(|r| r.name == field.name) {
             errors.push((
                 field.name_span,
@@ -196,6 +225,7 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
             ));
         }
     }
+    check_enum_json_names(enumeration, errors);
     let allow_alias = enumeration.options.bool("allow_alias") == Some(true);
     let mut numbers: HashMap<i64, &str> = HashMap::new();
     for value in &enumeration.values {
@@ -263,4 +293,251 @@ fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
             check_options(&method.options, Target::Method, syntax, errors);
         }
     }
+}
+
+fn empty_message() -> Message {
+    Message {
+        name: String::new(),
+        full_name: String::new(),
+        span: Span::default(),
+        name_span: Span::default(),
+        fields: Vec::new(),
+        oneofs: Vec::new(),
+        messages: Vec::new(),
+        enums: Vec::new(),
+        extensions: Vec::new(),
+        reserved_ranges: Vec::new(),
+        reserved_names: Vec::new(),
+        extension_ranges: Vec::new(),
+        options: Options::default(),
+        is_map_entry: false,
+        is_group: false,
+        features: Default::default(),
+    }
+}
+
+fn is_packable(ty: FieldType) -> bool {
+    !matches!(
+        ty,
+        FieldType::String | FieldType::Bytes | FieldType::Message | FieldType::Group
+    )
+}
+
+/// Where options and features may be used on a field, as protocompile checks them.
+fn check_field_options(
+    file: &File,
+    parent: &Message,
+    field: &Field,
+    is_extension: bool,
+    errors: &mut Vec<(Span, String)>,
+) {
+    let editions = matches!(file.syntax, Syntax::Editions(_));
+    let is_map = field.is_map(parent);
+    let repeated = field.label == Label::Repeated && !is_map;
+    let mut error = |span: Span, message: String| errors.push((span, message));
+    for entry in &field.options.entries {
+        let what = format!("field `{}`", field.name);
+        match entry.name.as_str() {
+            "packed" if !editions && entry.value.as_bool() == Some(true) => {
+                if !repeated {
+                    error(
+                        entry.span,
+                        format!("{what}: `packed` is only allowed on repeated fields"),
+                    );
+                } else if !is_packable(field.ty) {
+                    error(
+                        entry.span,
+                        format!(
+                            "{what}: `packed` is only allowed on numeric, bool and enum fields"
+                        ),
+                    );
+                }
+            }
+            "jstype" => {
+                let normal = matches!(&entry.value, OptionValue::Ident(v) if v == "JS_NORMAL");
+                let is_64_bit = matches!(
+                    field.ty,
+                    FieldType::Int64
+                        | FieldType::Uint64
+                        | FieldType::Sint64
+                        | FieldType::Fixed64
+                        | FieldType::Sfixed64
+                );
+                if !normal && !is_64_bit {
+                    error(
+                        entry.span,
+                        format!("{what}: only 64-bit integer fields can set a `jstype` other than JS_NORMAL"),
+                    );
+                }
+            }
+            // buf rejects any default in proto3, and (unlike protoc) none in editions.
+            "default" if file.syntax == Syntax::Proto3 => error(
+                entry.span,
+                format!("{what}: default values are not allowed in proto3"),
+            ),
+            "features.field_presence" if editions => {
+                let problem = if field.oneof_index.is_some() {
+                    Some("oneof fields may not specify field presence")
+                } else if field.label == Label::Repeated {
+                    Some("repeated fields may not specify field presence")
+                } else if is_extension {
+                    Some("extension fields may not specify field presence")
+                } else if matches!(field.ty, FieldType::Message | FieldType::Group)
+                    && matches!(&entry.value, OptionValue::Ident(v) if v == "IMPLICIT")
+                {
+                    Some("message fields may not specify implicit presence")
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    error(entry.span, format!("{what}: {problem}"));
+                }
+            }
+            "features.repeated_field_encoding" if editions => {
+                let packed = matches!(&entry.value, OptionValue::Ident(v) if v == "PACKED");
+                if !repeated {
+                    error(
+                        entry.span,
+                        format!("{what}: only repeated fields may specify repeated field encoding"),
+                    );
+                } else if packed && !is_packable(field.ty) {
+                    error(
+                        entry.span,
+                        format!(
+                            "{what}: only repeated primitive fields may specify packed encoding"
+                        ),
+                    );
+                }
+            }
+            "features.utf8_validation" if editions => {
+                let has_string = if is_map {
+                    parent
+                        .messages
+                        .iter()
+                        .find(|m| Some(m.full_name.as_str()) == field.type_name.as_deref())
+                        .is_some_and(|entry| entry.fields.iter().any(|f| f.ty == FieldType::String))
+                } else {
+                    field.ty == FieldType::String
+                };
+                if !has_string {
+                    error(
+                        entry.span,
+                        format!("{what}: only string fields may specify UTF-8 validation"),
+                    );
+                }
+            }
+            "features.message_encoding"
+                if editions
+                    && (!matches!(field.ty, FieldType::Message | FieldType::Group) || is_map) =>
+            {
+                error(
+                    entry.span,
+                    format!("{what}: only message fields may specify message encoding"),
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// JSON name conflicts between fields, as protocompile reports them: a conflict involving a
+/// custom `json_name` is always an error; one between default names only when the message
+/// is JSON-compliant (`json_format = ALLOW`, i.e. not proto2 or LEGACY_BEST_EFFORT), where
+/// buf would only warn otherwise.
+fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
+    let compliant = message.features.json_format.value == JsonFormat::Allow;
+    for use_custom in [false, true] {
+        let mut seen: HashMap<String, (&str, bool)> = HashMap::new();
+        for field in &message.fields {
+            let default = super::default_json_name(&field.name);
+            let custom = use_custom && (field.json_name_explicit || field.json_name != default);
+            let name = if custom {
+                field.json_name.clone()
+            } else {
+                default
+            };
+            match seen.get(&name) {
+                // Same field name twice: reported as a duplicate already.
+                Some(&(other, _)) if other == field.name => {}
+                Some(&(other, other_custom)) => {
+                    let involved_custom = custom || other_custom;
+                    // Custom names always conflict; default ones only in JSON-compliant
+                    // messages (and are reported once, in the first pass).
+                    if involved_custom || (!use_custom && compliant) {
+                        errors.push((
+                            field.name_span,
+                            format!(
+                                "field `{}`: JSON name \"{name}\" conflicts with the JSON name of field `{other}`",
+                                field.name
+                            ),
+                        ));
+                    }
+                }
+                None => {
+                    seen.insert(name, (&field.name, custom));
+                }
+            }
+        }
+    }
+}
+
+/// Enum values whose JSON-style names (enum name prefix removed, PascalCase) collide with a
+/// value of another number: an error when the enum is JSON-compliant (buf only warns
+/// otherwise).
+fn check_enum_json_names(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
+    if enumeration.features.json_format.value != JsonFormat::Allow {
+        return;
+    }
+    let mut seen: HashMap<String, (&str, i64)> = HashMap::new();
+    for value in &enumeration.values {
+        let name = pascal_case(trim_prefix(&value.name, &enumeration.name));
+        match seen.get(&name) {
+            Some(&(other, number)) if number != value.number => errors.push((
+                value.name_span,
+                format!(
+                    "enum value `{}`: its JSON-style name \"{name}\" conflicts with enum value `{other}`",
+                    value.name
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                seen.insert(name, (&value.name, value.number));
+            }
+        }
+    }
+}
+
+/// `value` without a leading `prefix`, compared case-insensitively and ignoring underscores
+/// (protoc's rule); unchanged when that would leave nothing or the prefix does not match.
+fn trim_prefix<'a>(value: &'a str, prefix: &str) -> &'a str {
+    let mut wanted = prefix.chars().filter(|&c| c != '_').peekable();
+    for (i, c) in value.char_indices() {
+        if c == '_' {
+            continue;
+        }
+        match wanted.peek() {
+            None => {
+                let rest = value[i..].trim_start_matches('_');
+                return if rest.is_empty() { value } else { rest };
+            }
+            Some(p) if p.eq_ignore_ascii_case(&c) => {
+                wanted.next();
+            }
+            Some(_) => return value,
+        }
+    }
+    value
+}
+
+/// `FOO_BAR` -> `FooBar`: words split on `_`, first letter upper-cased, the rest lower-cased.
+fn pascal_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.extend(chars.flat_map(char::to_lowercase));
+        }
+    }
+    out
 }
