@@ -105,8 +105,8 @@ fn simple_fields(text: &str) -> Vec<(String, String)> {
         |i: usize, c: char| matches!(tokens.get(i), Some(t) if t.kind == TokenKind::Symbol(c));
     let mut pairs = Vec::new();
     let mut depth = 0usize;
-    for i in 0..tokens.len() {
-        match tokens[i].kind {
+    for (i, token) in tokens.iter().enumerate() {
+        match token.kind {
             TokenKind::Symbol('{' | '[' | '<') => depth += 1,
             TokenKind::Symbol('}' | ']' | '>') => depth = depth.saturating_sub(1),
             TokenKind::Ident if depth == 1 && symbol(i + 1, ':') => {
