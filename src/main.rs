@@ -230,7 +230,12 @@ fn run_rules(args: RulesArgs) -> ExitCode {
         .collect();
     let mut out = String::new();
     let width = shown.iter().map(|r| r.id.len()).max().unwrap_or(2);
-    let cat_width = 26;
+    let cat_width = shown
+        .iter()
+        .map(|r| report::categories(r.id, version).join(",").len())
+        .max()
+        .unwrap_or(0)
+        .max("CATEGORIES".len());
     let header = match used {
         Some(_) => format!(
             "{:width$}  {:cat_width$}  {:7}  {:4}  SUMMARY\n",

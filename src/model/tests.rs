@@ -491,3 +491,32 @@ fn closed_enums_are_refused_where_buf_refuses_them() {
         ]
     );
 }
+
+#[test]
+fn features_as_a_message_literal() {
+    let schema = build(&[(
+        "a.proto",
+        "edition = \"2023\";\noption features = { field_presence: IMPLICIT enum_type: CLOSED };\nmessage M { int32 a = 1; }\nenum E { A = 1; }\n",
+    )]);
+    let file = &schema.files["a.proto"];
+    assert_eq!(file.features.field_presence.value, FieldPresence::Implicit);
+    assert_eq!(
+        file.messages[0].fields[0].features.field_presence.value,
+        FieldPresence::Implicit
+    );
+    assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
+}
+
+#[test]
+fn import_cycles_are_errors() {
+    let errors = build_errors(&[
+        ("a.proto", "syntax = \"proto3\";\nimport \"b.proto\";\n"),
+        ("b.proto", "syntax = \"proto3\";\nimport \"c.proto\";\n"),
+        ("c.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+        ("d.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+    ]);
+    assert_eq!(
+        errors,
+        vec!["import cycle: a.proto -> b.proto -> c.proto -> a.proto"]
+    );
+}
