@@ -185,17 +185,24 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
 }
 
 /// What a message or enum is made of, to recognise it under another name.
+/// Types nested in the message itself are written relative to it, so that `Foo.Inner`
+/// and `Bar.Inner` match when `Foo` becomes `Bar`.
 fn message_signature(m: &Message) -> Vec<String> {
+    let own = format!("{}.", m.full_name);
     let mut sig: Vec<String> = m
         .fields
         .iter()
         .map(|f| {
+            let type_name = f.type_name.as_deref().unwrap_or_default();
+            let type_name = match type_name.strip_prefix(own.as_str()) {
+                Some(inner) => format!("Self.{inner}"),
+                None => type_name.to_string(),
+            };
             format!(
-                "{} {} {} {}",
+                "{} {} {} {type_name}",
                 f.number,
                 f.label.name(),
-                f.ty.name(),
-                f.type_name.as_deref().unwrap_or_default()
+                f.ty.name()
             )
         })
         .collect();
@@ -266,11 +273,21 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
             && !ctx.new_index.enums.contains_key(t.full_name)
     };
     let mut taken: BTreeSet<&str> = BTreeSet::new();
+    let mut renamed: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for old in old_types
         .iter()
         .filter(|t| is_gone(t) && !t.signature.is_empty())
     {
+        // Types nested in a renamed message were renamed with it: one cause.
+        let inside_renamed = renamed.iter().any(|r| {
+            old.full_name
+                .strip_prefix(r)
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
+        if inside_renamed {
+            continue;
+        }
         let same = |t: &&Named| {
             t.kind == old.kind
                 && t.file.package == old.file.package
@@ -285,6 +302,7 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
             .min_by_key(|t| (t.file.path != old.file.path, t.full_name));
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
+        renamed.push(old.full_name);
         out.push(rename_candidate(ctx, old, new));
     }
     out
@@ -358,20 +376,31 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
         let tops = old_file
             .messages
             .iter()
-            .map(|m| ("message", &m.full_name, m.span, MESSAGE_DELETE_RULES))
+            .map(|m| {
+                (
+                    "message",
+                    &m.full_name,
+                    m.span,
+                    m.name_span,
+                    MESSAGE_DELETE_RULES,
+                )
+            })
             .chain(
                 old_file
                     .enums
                     .iter()
-                    .map(|e| ("enum", &e.full_name, e.span, ENUM_DELETE_RULES)),
+                    .map(|e| ("enum", &e.full_name, e.span, e.name_span, ENUM_DELETE_RULES)),
             )
-            .chain(
-                old_file
-                    .services
-                    .iter()
-                    .map(|s| ("service", &s.full_name, s.span, SERVICE_DELETE_RULES)),
-            );
-        for (kind, full_name, span, rules) in tops {
+            .chain(old_file.services.iter().map(|s| {
+                (
+                    "service",
+                    &s.full_name,
+                    s.span,
+                    s.name_span,
+                    SERVICE_DELETE_RULES,
+                )
+            }));
+        for (kind, full_name, span, old_name_span, rules) in tops {
             let Some((new_file, name_span)) = declared_in(ctx, kind, full_name) else {
                 continue;
             };
@@ -394,7 +423,7 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
                         old_file.path
                     ),
                     location: loc(new_file, name_span),
-                    previous: loc(old_file, span),
+                    previous: loc(old_file, old_name_span),
                     members: 0,
                 },
                 regions: vec![Region {

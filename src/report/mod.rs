@@ -27,10 +27,13 @@ impl Format {
     /// so it maps to `short`), then ours.
     pub fn from_buf_name(name: &str) -> Option<Format> {
         use clap::ValueEnum as _;
-        match name {
-            "text" => Some(Format::Short),
-            _ => Format::from_str(name, true).ok(),
-        }
+        let ours = match name {
+            "text" => return Some(Format::Short),
+            "github-actions" => "github",
+            "gitlab-code-quality" => "gitlab",
+            other => other,
+        };
+        Format::from_str(ours, true).ok()
     }
 }
 
