@@ -7,9 +7,10 @@ use std::sync::Arc;
 use miette::{miette, Report};
 use rayon::prelude::*;
 
-use crate::compare::{self, Finding, Location};
+use crate::compare::{self, Finding, Group, Location};
 use crate::config::{is_unstable_package, Config, Layout, Selection};
 use crate::model::{self, Schema, SourceFile};
+use crate::report::{Sources, Stats};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
 };
@@ -53,6 +54,11 @@ pub struct Outcome {
     pub config_version: String,
     /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
     pub warnings: Vec<Report>,
+    /// Root causes shared by findings (`Finding.group` keys).
+    pub groups: Vec<Group>,
+    /// Both sides' texts and labels, for the text format's snippets.
+    pub sources: Sources,
+    pub stats: Stats,
 }
 
 /// The check could not be done; every diagnostic names the revision and path concerned.
@@ -84,6 +90,7 @@ struct Collected {
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    let started = std::time::Instant::now();
     let (new, old) = open_sides(opts)?;
     let explicit = match &opts.config {
         Some(path) => Some(Config::from_path(path)?),
@@ -129,15 +136,55 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
     findings.retain(|f| !ignored(f, &selection, &new_built.schema, &old_built.schema));
+    let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
     for f in &mut findings {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
     }
+    for g in &mut groups {
+        relabel(&mut g.location, &new_files.external);
+        relabel(&mut g.previous, &old_files.external);
+    }
+    let sources = Sources {
+        old_label: old.root.label().to_string(),
+        new_label: new.root.label().to_string(),
+        old: texts(&old_files),
+        new: texts(&new_files),
+    };
+    let stats = Stats {
+        files_checked: files_checked(&old_files, &new_files),
+        elapsed: started.elapsed(),
+    };
     Ok(Outcome {
         findings,
         config_version: selection.version,
         warnings,
+        groups,
+        sources,
+        stats,
     })
+}
+
+/// Each compared file's text, keyed by the path findings report.
+fn texts(side: &Collected) -> HashMap<String, Arc<str>> {
+    side.files
+        .iter()
+        .map(|f| {
+            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            (path.clone(), f.text.clone())
+        })
+        .collect()
+}
+
+/// Paths compared on either side.
+fn files_checked(old: &Collected, new: &Collected) -> usize {
+    let paths: std::collections::HashSet<&str> = old
+        .files
+        .iter()
+        .chain(&new.files)
+        .map(|f| f.path.as_str())
+        .collect();
+    paths.len()
 }
 
 fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {
