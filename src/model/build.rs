@@ -65,8 +65,6 @@ pub(super) struct Unit {
     pub parsed: ParsedFile,
     /// Indexes of the files this one imports (those that were found).
     pub imports: Vec<usize>,
-    /// The span of each import statement in `imports`, in the same order.
-    pub import_spans: Vec<crate::model::Span>,
     /// Indexes of the files it imports publicly.
     pub public_imports: Vec<usize>,
     /// The span of the import statement of each entry of `imports`.
@@ -92,7 +90,6 @@ pub fn build_schema(
             source,
             parsed,
             imports: Vec::new(),
-            import_spans: Vec::new(),
             public_imports: Vec::new(),
             import_spans: Vec::new(),
             missing_import: false,
@@ -104,7 +101,6 @@ pub fn build_schema(
     load_imports(&mut units, resolver, &mut diagnostics, &mut warnings);
     report_import_cycles(&units, &mut diagnostics);
 
-    report_import_cycles(&units, &mut diagnostics);
     for unit in &units {
         for (span, message) in &unit.parsed.errors {
             diagnostics.push(report(unit, *span, message, &parse::label_for(message)));
@@ -174,53 +170,6 @@ fn report(unit: &Unit, span: crate::model::Span, message: &str, label: &str) -> 
     ))
 }
 
-/// Import cycles (a file importing itself, or a -> b -> a) are errors, as in buf and protoc.
-/// Depth-first with an explicit stack: an import chain thousands of files long must not
-/// overflow the call stack. Each cycle is reported once, at the import that closes it.
-fn report_import_cycles(units: &[Unit], diagnostics: &mut Vec<miette::Report>) {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State {
-        New,
-        OnPath,
-        Done,
-    }
-    let mut state = vec![State::New; units.len()];
-    for start in 0..units.len() {
-        if state[start] != State::New {
-            continue;
-        }
-        // (file, index of its next import to follow)
-        let mut path: Vec<(usize, usize)> = vec![(start, 0)];
-        state[start] = State::OnPath;
-        while let Some(&mut (file, ref mut next)) = path.last_mut() {
-            let Some(&target) = units[file].imports.get(*next) else {
-                state[file] = State::Done;
-                path.pop();
-                continue;
-            };
-            let span = units[file].import_spans[*next];
-            *next += 1;
-            match state[target] {
-                State::New => {
-                    state[target] = State::OnPath;
-                    path.push((target, 0));
-                }
-                State::OnPath => {
-                    let from = path.iter().position(|&(f, _)| f == target).unwrap_or(0);
-                    let mut chain: Vec<&str> = path[from..]
-                        .iter()
-                        .map(|&(f, _)| units[f].source.path.as_str())
-                        .collect();
-                    chain.push(units[target].source.path.as_str());
-                    let message = format!("import cycle: {}", chain.join(" -> "));
-                    diagnostics.push(report(&units[file], span, &message, "closes the cycle"));
-                }
-                State::Done => {}
-            }
-        }
-    }
-}
-
 /// Follows every import, breadth first, adding the files found to `units`.
 fn load_imports(
     units: &mut Vec<Unit>,
@@ -257,7 +206,6 @@ fn load_imports(
                             source,
                             parsed,
                             imports: Vec::new(),
-                            import_spans: Vec::new(),
                             public_imports: Vec::new(),
                             import_spans: Vec::new(),
                             missing_import: false,
