@@ -588,13 +588,27 @@ impl Lower<'_> {
         }
     }
 
+    /// A map's value may be an enum only if its first value is zero (protobuf's descriptor
+    /// validation, which buf runs: a closed enum may start elsewhere).
+    fn check_map_value_enum(&mut self, type_name: Option<&str>, span: Span) {
+        let first = type_name.and_then(|name| self.symbols.closed_enums.get(name));
+        if let (Some(name), Some(&first)) = (type_name, first) {
+            if first != 0 {
+                self.errors.push((
+                    span,
+                    format!("enum `{name}` cannot be a map value: its first value must be zero, not {first}"),
+                ));
+            }
+        }
+    }
+
     /// buf's rule: a closed (proto2-style) enum cannot be used at all in a proto3 message,
     /// nor by a singular field with implicit presence in editions.
     fn check_closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
         let Some(name) = type_name else {
             return;
         };
-        if !self.symbols.closed_enums.contains(name) {
+        if !self.symbols.closed_enums.contains_key(name) {
             return;
         }
         let message = match self.syntax {
@@ -719,6 +733,9 @@ impl Lower<'_> {
                 };
                 if ty == FieldType::Enum && syntax == Syntax::Proto3 {
                     this.check_closed_enum(type_name.as_deref(), at, false);
+                }
+                if ty == FieldType::Enum && number == 2 {
+                    this.check_map_value_enum(type_name.as_deref(), at);
                 }
                 let mut features = inherited(map_features);
                 features.field_presence.value = match syntax {

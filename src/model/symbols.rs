@@ -2,7 +2,7 @@
 //! non-type names sharing their scopes), plus the facts about other files' types that
 //! lowering needs (closed enums, extension ranges).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::lower::map_entry_name;
 use super::{OptionValue, Span};
@@ -30,9 +30,10 @@ pub(super) struct Symbols {
     pub(super) map: HashMap<String, Sym>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
-    /// Full names of the closed enums (proto2 semantics), which proto3 messages and
-    /// implicit-presence fields cannot use.
-    pub(super) closed_enums: HashSet<String>,
+    /// The closed enums (proto2 semantics), which proto3 messages and implicit-presence
+    /// fields cannot use, by full name, with the number of their first value (a map value
+    /// must not be a closed enum whose first value is not zero).
+    pub(super) closed_enums: HashMap<String, i64>,
     /// Extension ranges (inclusive) of every message that declares some, by full name.
     pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
 }
@@ -263,18 +264,27 @@ impl Collector<'_> {
     }
 }
 
-/// Adds the full names of the file's closed enums (top-level and nested) to `closed`.
-fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashSet<String>) {
+/// Adds the file's closed enums (top-level and nested) to `closed`, with their first value.
+fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<String, i64>) {
+    fn first_value(e: &ast::EnumDecl) -> i64 {
+        e.body
+            .iter()
+            .find_map(|item| match item {
+                EnumItem::Value(v) => Some(v.number),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
     fn in_message(
         ast: &ast::FileAst,
         scope: &str,
         items: &[MessageItem],
-        closed: &mut HashSet<String>,
+        closed: &mut HashMap<String, i64>,
     ) {
         for item in items {
             match item {
                 MessageItem::Enum(e) if enum_is_closed(ast, e) => {
-                    closed.insert(join(scope, &e.name.text));
+                    closed.insert(join(scope, &e.name.text), first_value(e));
                 }
                 MessageItem::Message(m) => {
                     in_message(ast, &join(scope, &m.name.text), &m.body, closed)
@@ -291,7 +301,7 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashSet<S
     for item in &ast.items {
         match item {
             TopItem::Enum(e) if enum_is_closed(ast, e) => {
-                closed.insert(join(package, &e.name.text));
+                closed.insert(join(package, &e.name.text), first_value(e));
             }
             TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
             _ => {}

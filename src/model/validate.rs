@@ -136,6 +136,16 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
     for enumeration in file.all_enums() {
         check_enum(enumeration, &mut errors);
     }
+    if file.syntax != Syntax::Proto3 {
+        let fields = file.all_messages().into_iter().flat_map(|m| {
+            let own = if m.is_map_entry { &[][..] } else { &m.fields[..] };
+            own.iter().chain(&m.extensions)
+        });
+        for field in fields.chain(&file.extensions) {
+            check_default_value(file, field, &mut errors);
+        }
+    }
+    check_nesting_depth(&file.messages, 1, &mut errors);
     errors
 }
 
@@ -530,4 +540,85 @@ fn pascal_case(name: &str) -> String {
         }
     }
     out
+}
+
+/// Deepest message nesting buf accepts (its compiler refuses depth 32 and more; map entries
+/// and groups count as messages).
+const MAX_MESSAGE_DEPTH: usize = 31;
+
+fn check_nesting_depth(messages: &[Message], depth: usize, errors: &mut Vec<(Span, String)>) {
+    for message in messages {
+        if depth > MAX_MESSAGE_DEPTH {
+            errors.push((
+                message.name_span,
+                format!(
+                    "message `{}` is nested {depth} levels deep; at most {MAX_MESSAGE_DEPTH} are allowed",
+                    message.full_name
+                ),
+            ));
+            // One error per too-deep branch is enough.
+            continue;
+        }
+        check_nesting_depth(&message.messages, depth + 1, errors);
+    }
+}
+
+/// A `default` must be a literal of the field's type and within its range, as buf's compiler
+/// requires (protoc agrees): an integer in range for integer fields, a decimal or octal
+/// number (not hexadecimal), `inf` or `nan` for floating-point fields, `true`/`false` for
+/// bools, a string for string and bytes fields.
+fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, String)>) {
+    let Some(entry) = field.options.get("default") else {
+        return;
+    };
+    let literal = file
+        .text
+        .get(entry.span.range())
+        .and_then(|t| t.split_once('='))
+        .map_or("", |(_, v)| v.trim());
+    let ty = field.ty;
+    let problem = match (&entry.value, ty) {
+        (OptionValue::Int(n), _) if integer_range(ty).is_some() => integer_range(ty)
+            .filter(|range| !range.contains(n))
+            .map(|_| format!("default value {literal} is out of range for `{}`", ty.name())),
+        (OptionValue::Int(_), FieldType::Float | FieldType::Double) => {
+            let digits = literal.trim_start_matches(['-', '+']);
+            (digits.starts_with("0x") || digits.starts_with("0X"))
+                .then(|| format!("a hexadecimal literal cannot be the default of a `{}` field", ty.name()))
+        }
+        (OptionValue::Float(_), FieldType::Float | FieldType::Double) => None,
+        (OptionValue::Ident(v), FieldType::Float | FieldType::Double)
+            if matches!(v.to_ascii_lowercase().as_str(), "inf" | "infinity" | "nan") =>
+        {
+            None
+        }
+        (OptionValue::Ident(v), FieldType::Bool) if v == "true" || v == "false" => None,
+        (OptionValue::String(_), FieldType::String | FieldType::Bytes) => None,
+        (OptionValue::Ident(_), FieldType::Enum) => None,
+        // Message and group fields are refused elsewhere or by the parser.
+        (_, FieldType::Message | FieldType::Group) => None,
+        _ => Some(format!(
+            "default value {literal} does not match the type of `{}` field `{}`",
+            ty.name(),
+            field.name
+        )),
+    };
+    if let Some(problem) = problem {
+        errors.push((entry.span, problem));
+    }
+}
+
+/// The values an integer field can hold; `None` for other types.
+fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
+    Some(match ty {
+        FieldType::Int32 | FieldType::Sint32 | FieldType::Sfixed32 => {
+            i128::from(i32::MIN)..=i128::from(i32::MAX)
+        }
+        FieldType::Uint32 | FieldType::Fixed32 => 0..=i128::from(u32::MAX),
+        FieldType::Int64 | FieldType::Sint64 | FieldType::Sfixed64 => {
+            i128::from(i64::MIN)..=i128::from(i64::MAX)
+        }
+        FieldType::Uint64 | FieldType::Fixed64 => 0..=i128::from(u64::MAX),
+        _ => return None,
+    })
 }
