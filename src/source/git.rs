@@ -137,6 +137,10 @@ impl Repo {
 fn revparse<'r>(repo: &'r Repository, spec: &str) -> Result<git2::Object<'r>, Report> {
     repo.revparse_single(spec).map_err(|e| {
         let why = match e.code() {
+            // `git init` without a commit: HEAD points at a branch that does not exist yet.
+            ErrorCode::NotFound | ErrorCode::UnbornBranch if repo.is_empty().unwrap_or(false) => {
+                "the repository has no commits yet".to_string()
+            }
             ErrorCode::NotFound => "not found in the repository".to_string(),
             ErrorCode::Ambiguous => "ambiguous (several objects match)".to_string(),
             _ => e.message().to_string(),
