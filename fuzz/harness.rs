@@ -81,15 +81,29 @@ pub fn compare_schemas(data: &[u8]) {
         return;
     };
     let all: Vec<&'static rules::RuleMeta> = rules::RULES.iter().collect();
-    let findings = compare::run(&old, &new, &all);
+    let mut findings = compare::run(&old, &new, &all);
     for finding in &findings {
         assert_finding(finding, &old, &new);
     }
+    let groups = compare::group::assign(&mut findings, &old, &new);
+    let texts = |schema: &Schema| -> HashMap<String, Arc<str>> {
+        schema
+            .files
+            .iter()
+            .map(|(path, file)| (path.clone(), file.text.clone()))
+            .collect()
+    };
+    let sources = report::Sources {
+        old_label: "old".into(),
+        new_label: "new".into(),
+        old: texts(&old),
+        new: texts(&new),
+    };
     for version in ["v1beta1", "v1", "v2"] {
-        let ctx = report::Context {
-            config_version: version,
-        };
-        for format in [report::Format::Json, report::Format::Text] {
+        let mut ctx = report::Context::new(version);
+        ctx.sources = Some(&sources);
+        ctx.groups = &groups;
+        for format in FORMATS {
             let rendered = report::render(format, &findings, &ctx);
             if format == report::Format::Json {
                 let parsed: Result<serde_json::Value, _> = serde_json::from_str(&rendered);
@@ -98,6 +112,19 @@ pub fn compare_schemas(data: &[u8]) {
         }
     }
 }
+
+/// Every report format (the renderers must not panic on any finding).
+const FORMATS: [report::Format; 9] = [
+    report::Format::Text,
+    report::Format::Short,
+    report::Format::Json,
+    report::Format::Github,
+    report::Format::Sarif,
+    report::Format::Junit,
+    report::Format::Gitlab,
+    report::Format::Msvs,
+    report::Format::Markdown,
+];
 
 /// Target `config`: the input read as a `buf.yaml` and as a `protocompat.toml`; whatever
 /// loads must also resolve its rule selection (or refuse it with a diagnostic).

@@ -21,12 +21,13 @@ fi
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(parse model compare config)
 
+echo "== fuzz: ${targets[*]} (${seconds}s each)"
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-  echo "fuzz: the nightly toolchain is not installed (rustup toolchain install nightly): skipped"
+  echo "the nightly toolchain is not installed (rustup toolchain install nightly): skipped"
   exit 0
 fi
 if ! cargo fuzz --help >/dev/null 2>&1; then
-  echo "fuzz: cargo-fuzz is not installed (cargo install cargo-fuzz): skipped"
+  echo "cargo-fuzz is not installed (cargo install cargo-fuzz): skipped"
   exit 0
 fi
 
@@ -102,7 +103,7 @@ for target in "${targets[@]}"; do
   seed "$target"
   mkdir -p fuzz/artifacts
   log="fuzz/artifacts/$target.log"
-  echo "== fuzz $target: ${seconds}s, 1 job"
+  echo "-- $target"
   # -rss_limit_mb and -timeout turn out-of-memory and hangs into crashes with a saved input.
   cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
