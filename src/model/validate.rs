@@ -138,7 +138,11 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
     }
     if file.syntax != Syntax::Proto3 {
         let fields = file.all_messages().into_iter().flat_map(|m| {
-            let own = if m.is_map_entry { &[][..] } else { &m.fields[..] };
+            let own = if m.is_map_entry {
+                &[][..]
+            } else {
+                &m.fields[..]
+            };
             own.iter().chain(&m.extensions)
         });
         for field in fields.chain(&file.extensions) {
@@ -580,11 +584,20 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
     let problem = match (&entry.value, ty) {
         (OptionValue::Int(n), _) if integer_range(ty).is_some() => integer_range(ty)
             .filter(|range| !range.contains(n))
-            .map(|_| format!("default value {literal} is out of range for `{}`", ty.name())),
+            .map(|_| {
+                format!(
+                    "default value {literal} is out of range for `{}`",
+                    ty.name()
+                )
+            }),
         (OptionValue::Int(_), FieldType::Float | FieldType::Double) => {
             let digits = literal.trim_start_matches(['-', '+']);
-            (digits.starts_with("0x") || digits.starts_with("0X"))
-                .then(|| format!("a hexadecimal literal cannot be the default of a `{}` field", ty.name()))
+            (digits.starts_with("0x") || digits.starts_with("0X")).then(|| {
+                format!(
+                    "a hexadecimal literal cannot be the default of a `{}` field",
+                    ty.name()
+                )
+            })
         }
         (OptionValue::Float(_), FieldType::Float | FieldType::Double) => None,
         (OptionValue::Ident(v), FieldType::Float | FieldType::Double)

@@ -134,11 +134,21 @@ impl Repo {
     }
 }
 
+/// HEAD is unborn and no reference exists (`git init`, nothing committed). libgit2's
+/// `is_empty` also wants HEAD on its default branch name, which `git init -b main` is not.
+fn has_no_commits(repo: &Repository) -> bool {
+    let unborn = matches!(repo.head(), Err(e) if e.code() == ErrorCode::UnbornBranch);
+    unborn
+        && repo
+            .references()
+            .is_ok_and(|mut refs| refs.next().is_none())
+}
+
 fn revparse<'r>(repo: &'r Repository, spec: &str) -> Result<git2::Object<'r>, Report> {
     repo.revparse_single(spec).map_err(|e| {
         let why = match e.code() {
             // `git init` without a commit: HEAD points at a branch that does not exist yet.
-            ErrorCode::NotFound | ErrorCode::UnbornBranch if repo.is_empty().unwrap_or(false) => {
+            ErrorCode::NotFound | ErrorCode::UnbornBranch if has_no_commits(repo) => {
                 "the repository has no commits yet".to_string()
             }
             ErrorCode::NotFound => "not found in the repository".to_string(),

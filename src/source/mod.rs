@@ -143,7 +143,9 @@ mod tests {
         let text = decode(b"\xef\xbb\xbfsyntax".to_vec(), "HEAD", "a.proto");
         assert_eq!(text.ok().as_deref(), Some("syntax"));
         let pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12\n";
-        let err = decode(pointer.to_vec(), "HEAD", "a.proto").map(|_| ()).unwrap_err();
+        let err = decode(pointer.to_vec(), "HEAD", "a.proto")
+            .map(|_| ())
+            .unwrap_err();
         assert!(format!("{err}").contains("Git LFS pointer"), "{err}");
     }
 
