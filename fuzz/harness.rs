@@ -254,7 +254,10 @@ fn build(files: Vec<SourceFile>, includes: &HashMap<String, SourceFile>) -> Opti
                 render(warning);
             }
             for path in out.schema.files.keys() {
-                assert!(texts.contains_key(path), "schema holds a file not compared: {path}");
+                assert!(
+                    texts.contains_key(path),
+                    "schema holds a file not compared: {path}"
+                );
             }
             Some(out.schema)
         }
@@ -272,8 +275,8 @@ fn build(files: Vec<SourceFile>, includes: &HashMap<String, SourceFile>) -> Opti
 
 fn render(report: &miette::Report) {
     let mut out = String::new();
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::none())
-        .with_width(200);
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::none()).with_width(200);
     // A formatting error is not a crash; a panic inside the renderer is.
     let _ = handler.render_report(&mut out, report.as_ref());
 }
@@ -311,7 +314,11 @@ fn assert_schema_spans(schema: &Schema) {
 }
 
 fn assert_finding(finding: &Finding, old: &Schema, new: &Schema) {
-    assert!(!finding.message.is_empty(), "{} has no message", finding.rule);
+    assert!(
+        !finding.message.is_empty(),
+        "{} has no message",
+        finding.rule
+    );
     assert!(
         rules::find(finding.rule).is_some(),
         "unknown rule {}",
@@ -327,11 +334,16 @@ fn assert_finding(finding: &Finding, old: &Schema, new: &Schema) {
 /// A location names a file of its side, and its span lies inside that file's text.
 fn assert_location(location: &Location, schema: &Schema) {
     let file = schema.files.get(&location.path);
-    assert!(file.is_some(), "finding points at unknown file {}", location.path);
+    assert!(
+        file.is_some(),
+        "finding points at unknown file {}",
+        location.path
+    );
     if let (Some(file), Some(span)) = (file, location.span) {
         assert_span(&file.text, span, &location.path);
         assert!(
-            (location.start_line, location.start_column) <= (location.end_line, location.end_column),
+            (location.start_line, location.start_column)
+                <= (location.end_line, location.end_column),
             "location ends before it starts: {location:?}"
         );
     }
