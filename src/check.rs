@@ -7,9 +7,10 @@ use std::sync::Arc;
 use miette::{miette, Report};
 use rayon::prelude::*;
 
-use crate::compare::{self, Finding, Location};
+use crate::compare::{self, Finding, Group, Location};
 use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
 use crate::model::{self, Schema, SourceFile};
+use crate::report::{Sources, Stats};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
 };
@@ -53,6 +54,11 @@ pub struct Outcome {
     pub config_version: String,
     /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
     pub warnings: Vec<Report>,
+    /// Root causes shared by findings (`Finding.group` keys).
+    pub groups: Vec<Group>,
+    /// Both sides' texts and labels, for the text format's snippets.
+    pub sources: Sources,
+    pub stats: Stats,
 }
 
 /// The check could not be done; every diagnostic names the revision and path concerned.
@@ -84,6 +90,7 @@ struct Collected {
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    let started = std::time::Instant::now();
     let (new, old) = open_sides(opts)?;
     let explicit = match &opts.config {
         Some(path) => Some(Config::from_path(path)?),
@@ -111,22 +118,41 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let uniform = selections.windows(2).all(|w| same_rules(&w[0], &w[1]));
     let pairs = pair_modules(&new_layout, &old_layout, uniform, &new, &old)?;
     let mut findings = Vec::new();
+    let mut groups = Vec::new();
+    let mut sources = Sources {
+        old_label: old.root.label().to_string(),
+        new_label: new.root.label().to_string(),
+        old: HashMap::new(),
+        new: HashMap::new(),
+    };
+    let mut files_checked = 0;
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
-        findings.extend(check_module(
+        let result = check_module(
             (&new, &new_layout, new_module),
             (&old, &old_layout, old_module),
             &selections[new_module],
             opts,
             &mut module_warnings,
-        )?);
+        )?;
         warnings.extend(module_warnings);
+        findings.extend(result.findings);
+        groups.extend(result.groups);
+        sources.old.extend(result.old_texts);
+        sources.new.extend(result.new_texts);
+        files_checked += result.files_checked;
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(Outcome {
         findings,
         config_version: config.version.clone(),
         warnings,
+        groups,
+        sources,
+        stats: Stats {
+            files_checked,
+            elapsed: started.elapsed(),
+        },
     })
 }
 
@@ -186,7 +212,7 @@ fn check_module(
     selection: &Selection,
     opts: &CheckOptions,
     warnings: &mut Vec<Report>,
-) -> Result<Vec<Finding>, Error> {
+) -> Result<ModuleResult, Error> {
     let (new_files, old_files) = rayon::join(
         || collect(new, new_layout, new_module, opts),
         || collect(old, old_layout, old_module, opts),
@@ -214,11 +240,53 @@ fn check_module(
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
     findings.retain(|f| !ignored(f, selection, &new_built.schema, &old_built.schema));
+    let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
     for f in &mut findings {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
     }
-    Ok(findings)
+    for g in &mut groups {
+        relabel(&mut g.location, &new_files.external);
+        relabel(&mut g.previous, &old_files.external);
+    }
+    Ok(ModuleResult {
+        findings,
+        groups,
+        old_texts: texts(&old_files),
+        new_texts: texts(&new_files),
+        files_checked: files_checked(&old_files, &new_files),
+    })
+}
+
+/// What one module's check gives.
+struct ModuleResult {
+    findings: Vec<Finding>,
+    groups: Vec<Group>,
+    old_texts: HashMap<String, Arc<str>>,
+    new_texts: HashMap<String, Arc<str>>,
+    files_checked: usize,
+}
+
+/// Each compared file's text, keyed by the path findings report.
+fn texts(side: &Collected) -> HashMap<String, Arc<str>> {
+    side.files
+        .iter()
+        .map(|f| {
+            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            (path.clone(), f.text.clone())
+        })
+        .collect()
+}
+
+/// Paths compared on either side.
+fn files_checked(old: &Collected, new: &Collected) -> usize {
+    let paths: std::collections::HashSet<&str> = old
+        .files
+        .iter()
+        .chain(&new.files)
+        .map(|f| f.path.as_str())
+        .collect();
+    paths.len()
 }
 
 fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {
