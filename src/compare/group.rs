@@ -34,6 +34,9 @@ struct Region {
     path: String,
     /// None: the whole file.
     span: Option<Span>,
+    /// The finding's span must equal `span` (a deleted type is reported at its own span; a
+    /// type nested in it is a different element).
+    exact: bool,
     rules: &'static [&'static str],
 }
 
@@ -50,14 +53,14 @@ const TYPE_CHANGE_RULES: &[&str] = &[
     "RPC_SAME_REQUEST_TYPE",
     "RPC_SAME_RESPONSE_TYPE",
 ];
-const MESSAGE_DELETE_RULES: &[&str] = &[
+const TYPE_DELETE_RULES: &[&str] = &[
     "MESSAGE_NO_DELETE",
     "PACKAGE_MESSAGE_NO_DELETE",
     "ENUM_NO_DELETE",
     "PACKAGE_ENUM_NO_DELETE",
+    "SERVICE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE",
 ];
-const ENUM_DELETE_RULES: &[&str] = &["ENUM_NO_DELETE", "PACKAGE_ENUM_NO_DELETE"];
-const SERVICE_DELETE_RULES: &[&str] = &["SERVICE_NO_DELETE", "PACKAGE_SERVICE_NO_DELETE"];
 const ANY_RULE: &[&str] = &[];
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one
@@ -106,6 +109,7 @@ impl Region {
         }
         match (self.span, at.span) {
             (None, _) => true,
+            (Some(outer), Some(inner)) if self.exact => outer == inner,
             (Some(outer), Some(inner)) => outer.start <= inner.start && inner.end <= outer.end,
             (Some(_), None) => false,
         }
@@ -177,6 +181,7 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(new.span),
+                exact: false,
                 rules: RENAME_RULES,
             }],
         });
@@ -225,7 +230,6 @@ struct Named<'a> {
     kind: &'static str,
     full_name: &'a str,
     file: &'a File,
-    span: Span,
     name_span: Span,
     signature: Vec<String>,
 }
@@ -240,7 +244,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "message",
             full_name: name,
             file: m.file,
-            span: m.item.span,
             name_span: m.item.name_span,
             signature: message_signature(m.item),
         });
@@ -250,7 +253,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "enum",
             full_name: name,
             file: e.file,
-            span: e.item.span,
             name_span: e.item.name_span,
             signature: enum_signature(e.item),
         });
@@ -314,16 +316,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
         relative(old.full_name, package),
         relative(new.full_name, package),
     );
-    let mut regions = vec![Region {
-        old_side: true,
-        path: old.file.path.clone(),
-        span: Some(old.span),
-        rules: if old.kind == "enum" {
-            ENUM_DELETE_RULES
-        } else {
-            MESSAGE_DELETE_RULES
-        },
-    }];
+    let mut regions = follow(ctx, old.full_name, new.full_name);
     for pair in ctx.field_pairs() {
         if pair.old.field.type_name.as_deref() == Some(old.full_name)
             && pair.new.field.type_name.as_deref() == Some(new.full_name)
@@ -332,6 +325,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(pair.new.field.span),
+                exact: false,
                 rules: TYPE_CHANGE_RULES,
             });
         }
@@ -345,6 +339,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
                 old_side: false,
                 path: pair.new_file.path.clone(),
                 span: Some(pair.new.span),
+                exact: false,
                 rules: TYPE_CHANGE_RULES,
             });
         }
@@ -376,31 +371,20 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
         let tops = old_file
             .messages
             .iter()
-            .map(|m| {
-                (
-                    "message",
-                    &m.full_name,
-                    m.span,
-                    m.name_span,
-                    MESSAGE_DELETE_RULES,
-                )
-            })
+            .map(|m| ("message", &m.full_name, m.name_span))
             .chain(
                 old_file
                     .enums
                     .iter()
-                    .map(|e| ("enum", &e.full_name, e.span, e.name_span, ENUM_DELETE_RULES)),
+                    .map(|e| ("enum", &e.full_name, e.name_span)),
             )
-            .chain(old_file.services.iter().map(|s| {
-                (
-                    "service",
-                    &s.full_name,
-                    s.span,
-                    s.name_span,
-                    SERVICE_DELETE_RULES,
-                )
-            }));
-        for (kind, full_name, span, old_name_span, rules) in tops {
+            .chain(
+                old_file
+                    .services
+                    .iter()
+                    .map(|s| ("service", &s.full_name, s.name_span)),
+            );
+        for (kind, full_name, old_name_span) in tops {
             let Some((new_file, name_span)) = declared_in(ctx, kind, full_name) else {
                 continue;
             };
@@ -426,13 +410,44 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
                     previous: loc(old_file, old_name_span),
                     members: 0,
                 },
-                regions: vec![Region {
-                    old_side: true,
-                    path: old_file.path.clone(),
-                    span: Some(span),
-                    rules,
-                }],
+                regions: follow(ctx, full_name, full_name),
             });
+        }
+    }
+    out
+}
+
+/// The deletion reports a rename or move explains: the type itself and each type nested in
+/// it that lives on under the new name. A nested type that is really gone stays a finding of
+/// its own.
+fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
+    let region = |file: &File, span: Span| Region {
+        old_side: true,
+        path: file.path.clone(),
+        span: Some(span),
+        exact: true,
+        rules: TYPE_DELETE_RULES,
+    };
+    let mut out = Vec::new();
+    let mut todo = vec![(old_name.to_string(), new_name.to_string())];
+    while let Some((old, new)) = todo.pop() {
+        if let Some(m) = ctx.old_index.messages.get(&old) {
+            if ctx.new_index.messages.contains_key(&new) {
+                out.push(region(m.file, m.item.span));
+            }
+            let nested = m.item.messages.iter().map(|n| (&n.full_name, &n.name));
+            let enums = m.item.enums.iter().map(|e| (&e.full_name, &e.name));
+            for (full, name) in nested.chain(enums) {
+                todo.push((full.clone(), format!("{new}.{name}")));
+            }
+        } else if let Some(e) = ctx.old_index.enums.get(&old) {
+            if ctx.new_index.enums.contains_key(&new) {
+                out.push(region(e.file, e.item.span));
+            }
+        } else if let Some(s) = ctx.old_index.services.get(&old) {
+            if ctx.new_index.services.contains_key(&new) {
+                out.push(region(s.file, s.item.span));
+            }
         }
     }
     out
@@ -503,6 +518,7 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: true,
                 path: path.clone(),
                 span: None,
+                exact: false,
                 rules: ANY_RULE,
             }],
         });
