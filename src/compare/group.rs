@@ -46,6 +46,7 @@ struct Candidate {
 }
 
 const RENAME_RULES: &[&str] = &["FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME"];
+const ONEOF_RULES: &[&str] = &["FIELD_SAME_ONEOF", "FIELD_SAME_CARDINALITY"];
 const TYPE_CHANGE_RULES: &[&str] = &[
     "FIELD_SAME_TYPE",
     "FIELD_WIRE_COMPATIBLE_TYPE",
@@ -69,6 +70,7 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     let ctx = Ctx::new(old, new);
     let mut candidates = Vec::new();
     candidates.extend(field_renames(&ctx));
+    candidates.extend(oneof_moves(&ctx));
     candidates.extend(type_renames(&ctx));
     candidates.extend(type_moves(&ctx));
     candidates.extend(file_deletions(&ctx));
@@ -129,6 +131,57 @@ fn relative<'a>(full_name: &'a str, package: &str) -> &'a str {
 
 fn loc(file: &File, span: Span) -> Option<Location> {
     Some(Location::in_file(file, Some(span)))
+}
+
+/// A field moved into, out of or between (real) oneofs: FIELD_SAME_ONEOF fires, and
+/// FIELD_SAME_CARDINALITY too when its presence changed with it.
+fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.field_pairs() {
+        let (Some(new_msg), Some(old_msg)) = (pair.new.message, pair.old.message) else {
+            continue;
+        };
+        let (new, old) = (pair.new.field, pair.old.field);
+        let real =
+            |o: Option<&crate::model::Oneof>| o.filter(|o| !o.synthetic).map(|o| o.name.clone());
+        let (was, now) = (real(old.oneof(old_msg)), real(new.oneof(new_msg)));
+        let movement = match (&was, &now) {
+            (None, Some(n)) => format!("moved into oneof `{n}`"),
+            (Some(w), None) => format!("moved out of oneof `{w}`"),
+            (Some(w), Some(n)) if w != n => format!("moved from oneof `{w}` to oneof `{n}`"),
+            _ => continue,
+        };
+        let package = &pair.new.file.package;
+        out.push(Candidate {
+            group: Group {
+                key: format!("field-oneof:{}:{}", new_msg.full_name, new.number),
+                title: format!(
+                    "field `{}` ({}) on `{}` {movement}",
+                    new.name,
+                    new.number,
+                    relative(&new_msg.full_name, package)
+                ),
+                help: format!(
+                    "setting one member of a oneof clears the others, and oneof members always \
+                     track presence, so old and new code disagree on what `{name}` holds: move \
+                     it back. To offer a new choice, add a new field with a new number inside \
+                     the oneof",
+                    name = new.name
+                ),
+                location: loc(pair.new.file, new.span),
+                previous: loc(pair.old.file, old.span),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(new.span),
+                exact: false,
+                rules: ONEOF_RULES,
+            }],
+        });
+    }
+    out
 }
 
 /// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
