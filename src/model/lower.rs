@@ -34,6 +34,8 @@ pub(super) struct Symbols {
     /// Full names of the closed enums (proto2 semantics), which proto3 messages and
     /// implicit-presence fields cannot use.
     closed_enums: HashSet<String>,
+    /// Extension ranges (inclusive) of every message that declares some, by full name.
+    extension_ranges: HashMap<String, Vec<(i64, i64)>>,
 }
 
 /// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
@@ -165,7 +167,38 @@ impl Collector<'_> {
     fn message(&mut self, scope: &str, decl: &ast::MessageDecl) {
         let name = join(scope, &decl.name.text);
         self.add(&name, SymKind::Message, decl.name.span);
+        self.extension_ranges(&name, &decl.body);
         self.message_items(&name, &decl.body);
+    }
+
+    /// `max` reaches the int32 maximum in message-set messages.
+    fn extension_ranges(&mut self, name: &str, body: &[MessageItem]) {
+        let message_set = body.iter().any(|item| {
+            matches!(item, MessageItem::Option(o)
+                if o.canonical_name() == "message_set_wire_format"
+                    && o.value == OptionValue::Ident("true".into()))
+        });
+        let ranges: Vec<(i64, i64)> = body
+            .iter()
+            .filter_map(|item| match item {
+                MessageItem::Extensions(e) => Some(e.ranges.iter()),
+                _ => None,
+            })
+            .flatten()
+            .map(|r| {
+                let end = if r.end_is_max && message_set {
+                    i64::from(i32::MAX)
+                } else {
+                    r.end
+                };
+                (r.start, end)
+            })
+            .collect();
+        if !ranges.is_empty() {
+            self.symbols
+                .extension_ranges
+                .insert(name.to_string(), ranges);
+        }
     }
 
     fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl) {
@@ -205,6 +238,7 @@ impl Collector<'_> {
             (TypeRef::Group, Some(body)) => {
                 let name = join(scope, &field.name.text);
                 self.add(&name, SymKind::Message, field.name.span);
+                self.extension_ranges(&name, body);
                 self.message_items(&name, body);
                 let field_name = field.name.text.to_ascii_lowercase();
                 self.add(&join(scope, &field_name), SymKind::Value, field.name.span);
@@ -669,10 +703,17 @@ impl Lower<'_> {
         scope: &Scope,
         nested: &mut Vec<Message>,
     ) -> Vec<Field> {
+        let resolved = matches!(
+            self.resolve_symbol(&decl.extendee.text, scope.name, false),
+            Some((_, sym)) if sym.kind == SymKind::Message
+        );
         let extendee = self.resolve_message(&decl.extendee.text, scope.name, decl.extendee.span);
         decl.fields
             .iter()
             .map(|f| {
+                if resolved {
+                    self.check_extension_number(&extendee, f);
+                }
                 let mut field = self.field(f, scope, None, nested);
                 field.full_name = join(scope.name, &field.name);
                 field.extendee = Some(extendee.clone());
@@ -680,6 +721,24 @@ impl Lower<'_> {
                 field
             })
             .collect()
+    }
+
+    /// An extension's number must lie in one of the extendee's extension ranges.
+    fn check_extension_number(&mut self, extendee: &str, field: &ast::FieldDecl) {
+        let inside = self
+            .symbols
+            .extension_ranges
+            .get(extendee)
+            .is_some_and(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&field.number)));
+        if !inside {
+            self.errors.push((
+                field.number_span,
+                format!(
+                    "extension `{}`: number {} is not in an extension range of `{extendee}`",
+                    field.name.text, field.number
+                ),
+            ));
+        }
     }
 
     /// Lowers one field. A map field's entry or a group's message is pushed to `nested`

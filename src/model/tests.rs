@@ -552,3 +552,28 @@ fn names_sharing_a_scope_clash_as_in_buf() {
         "syntax = \"proto3\";\nmessage T {}\nmessage M { int32 T = 1; T t = 2; }\n",
     )]);
 }
+
+#[test]
+fn extension_numbers_must_be_in_the_extendee_ranges() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"syntax = "proto2";
+import "google/protobuf/descriptor.proto";
+message M { extensions 100 to 200; }
+message S { option message_set_wire_format = true; extensions 4 to max; }
+message N {}
+extend M { optional int32 ok = 150; optional int32 out = 300; }
+extend N { optional int32 none = 1; }
+extend S { optional M big = 2147483646; }
+extend google.protobuf.FieldOptions { optional int32 opt = 50000; optional int32 low = 1; }
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "extension `out`: number 300 is not in an extension range of `M`",
+            "extension `none`: number 1 is not in an extension range of `N`",
+            "extension `low`: number 1 is not in an extension range of `google.protobuf.FieldOptions`",
+        ]
+    );
+}
