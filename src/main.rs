@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use protocompat::config::Config;
-use protocompat::report::{self, Format};
+use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
@@ -117,6 +117,13 @@ struct CheckArgs {
     /// Output format: text (rich diagnostics), short (one line per finding), json.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Which findings make the exit code 1: errors, any finding, or none.
+    #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
+    fail_on: FailOn,
+    /// Base URL for file links in `--format markdown`
+    /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
     /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
@@ -159,9 +166,15 @@ fn main() -> ExitCode {
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
+    let new_prefix = report::path_prefix(&args.root);
+    let old_prefix = if std::path::Path::new(&args.against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&args.against))
+    } else {
+        new_prefix.clone()
+    };
     let options = CheckOptions {
         root: args.root,
-        against: args.against,
+        against: args.against.clone(),
         new_side: match (args.rev, args.staged) {
             (Some(rev), _) => NewSide::Rev(rev),
             (None, true) => NewSide::Staged,
@@ -185,11 +198,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 groups: &outcome.groups,
                 stats: Some(outcome.stats),
                 style: args.display.style(),
+                against: &args.against,
+                new_prefix: &new_prefix,
+                old_prefix: &old_prefix,
+                link_base: args.link_base.as_deref(),
             };
             let format = args.error_format.unwrap_or(args.format);
             print(&report::render(format, &outcome.findings, &ctx));
-            let (errors, _warnings) = report::counts(&outcome.findings);
-            if errors > 0 {
+            if args.fail_on.fails(&outcome.findings) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

@@ -44,6 +44,7 @@ fn render_with(old: &[(&str, &str)], new: &[(&str, &str)], format: Format, style
         groups: &outcome.groups,
         stats: None,
         style,
+        ..Context::new(&outcome.config_version)
     };
     report::render(format, &outcome.findings, &ctx)
 }
