@@ -29,7 +29,8 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
             .as_deref()
             .and_then(|key| ctx.groups.iter().find(|g| g.key == key));
         match group {
-            Some(g) if g.members > 1 => {
+            // A rename or move reads better as its cause even when only one rule fired.
+            Some(g) if g.members > 1 || g.location.is_some() => {
                 if !done.insert(g.key.as_str()) {
                     continue;
                 }
