@@ -203,6 +203,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether ROOT is in a git repository whose current branch has no commit yet.
+fn head_is_unborn(root: &std::path::Path) -> bool {
+    git2::Repository::discover(root)
+        .and_then(|repo| repo.head().map(|_| ()))
+        .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+}
+
 /// The old side and the new side's revision, from the flags or, with --pre-push, from the
 /// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
 fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
@@ -227,6 +234,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
     };
+    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return ExitCode::SUCCESS;
+    }
     let new_prefix = report::path_prefix(&args.root);
     let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
         report::path_prefix(std::path::Path::new(&against))
