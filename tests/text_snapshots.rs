@@ -178,6 +178,27 @@ fn message_moved_to_another_file_is_one_diagnostic() {
 }
 
 #[test]
+fn message_moved_but_a_nested_message_deleted_stays_apart() {
+    let (order, customer) = MESSAGES.split_at(MESSAGES.find("message Customer").expect("split"));
+    let header = "syntax = \"proto3\";\n\npackage acme.v1;\n\n";
+    let order = order.replacen(
+        header,
+        &format!("{header}import \"acme/v1/customer.proto\";\n\n"),
+        1,
+    );
+    let customer = customer
+        .replace("  Address address = 2;\n", "")
+        .replace("\n  message Address {\n    string city = 1;\n  }\n", "");
+    insta::assert_snapshot!(render(
+        &[(ORDER, MESSAGES)],
+        &[
+            (ORDER, order.as_str()),
+            ("acme/v1/customer.proto", &format!("{header}{customer}")),
+        ],
+    ));
+}
+
+#[test]
 fn file_deleted_with_everything_in_it() {
     let other =
         "syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Other {\n  string id = 1;\n}\n";
@@ -494,4 +515,64 @@ fn every_rule_has_help_in_the_text_output() {
     // `explain`.
     let out = one(BASE, &BASE.replace("int32 status", "string status"));
     assert!(out.contains("  help: "), "{out}");
+}
+
+/// `protocompat check` on a temporary pair of directories with extra arguments.
+fn cli(extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(
+        &dir.path().join("new"),
+        &[(ORDER, &BASE.replace("int32 status", "string status"))],
+    );
+    let out = assert_cmd::Command::cargo_bin("protocompat")
+        .expect("binary")
+        .current_dir(dir.path().join("new"))
+        .args(["check", ".", "--against", "../old"])
+        .args(extra)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_follows_the_color_flag() {
+    let always = cli(&["--color", "always"]);
+    assert!(always.contains("\u{1b}["), "{always}");
+    let never = cli(&["--color", "never"]);
+    assert!(!never.contains('\u{1b}'), "{never}");
+    // Piped output has no colour by default.
+    let auto = cli(&[]);
+    assert!(!auto.contains('\u{1b}'), "{auto}");
+    // The old side is labelled with what --against named.
+    assert!(auto.contains("acme/v1/order.proto @ ../old:7:3"), "{auto}");
+    assert!(auto.contains("1 file checked in "), "{auto}");
+}
+
+#[test]
+fn ascii_flag_draws_without_box_characters() {
+    let out = cli(&["--ascii"]);
+    assert!(out.is_ascii(), "{out}");
+}
+
+#[test]
+fn without_sources_the_text_names_each_place() {
+    // A library caller with no source texts still gets every finding, located.
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(
+        &dir.path().join("new"),
+        &[(ORDER, &BASE.replace("int32 status", "string status"))],
+    );
+    let outcome = check(&CheckOptions {
+        root: dir.path().join("new"),
+        against: dir.path().join("old").to_string_lossy().into_owned(),
+        ..CheckOptions::default()
+    })
+    .expect("check");
+    let ctx = Context::new(&outcome.config_version);
+    let out = report::render(Format::Text, &outcome.findings, &ctx);
+    assert!(out.contains("FIELD_SAME_TYPE"), "{out}");
+    assert!(out.contains("(acme/v1/order.proto:7:3)"), "{out}");
 }
