@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::compare::{self, Finding, Location};
 use crate::config::{is_unstable_package, Config, Layout, Selection};
+use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
@@ -51,8 +52,10 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// The buf config version whose categories apply.
     pub config_version: String,
-    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
+    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports, ignore directives.
     pub warnings: Vec<Report>,
+    /// Findings silenced by `// protocompat:ignore` directives (paths relative to ROOT).
+    pub ignored: Vec<Ignored>,
 }
 
 /// The check could not be done; every diagnostic names the revision and path concerned.
@@ -129,14 +132,38 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
     findings.retain(|f| !ignored(f, &selection, &new_built.schema, &old_built.schema));
-    for f in &mut findings {
+    let (mut findings, mut silenced) = in_source_ignores(
+        &new_built.schema,
+        findings,
+        &selection.version,
+        |path| {
+            format!(
+                "{} @ {}",
+                external(path, &new_files.external),
+                new.root.label()
+            )
+        },
+        &mut warnings,
+    );
+    crate::fix::attach_edits(&old_built.schema, &new_built.schema, &mut findings);
+    for f in findings
+        .iter_mut()
+        .chain(silenced.iter_mut().map(|i| &mut i.finding))
+    {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
+        for edit in &mut f.edits {
+            edit.path = external(&edit.path, &new_files.external).to_string();
+        }
+    }
+    for i in &mut silenced {
+        i.directive.path = external(&i.directive.path, &new_files.external).to_string();
     }
     Ok(Outcome {
         findings,
         config_version: selection.version,
         warnings,
+        ignored: silenced,
     })
 }
 
@@ -452,6 +479,25 @@ fn ignored(f: &Finding, sel: &Selection, new: &Schema, old: &Schema) -> bool {
     };
     f.location.as_ref().is_some_and(|l| at(l, new))
         || f.previous.as_ref().is_some_and(|l| at(l, old))
+}
+
+/// `// protocompat:ignore` directives of the new side: (kept, silenced) findings; directive
+/// problems become warnings.
+fn in_source_ignores(
+    new: &Schema,
+    findings: Vec<Finding>,
+    config_version: &str,
+    display: impl Fn(&str) -> String,
+    warnings: &mut Vec<Report>,
+) -> (Vec<Finding>, Vec<Ignored>) {
+    let applied = crate::ignore::apply(new, findings, config_version, &display);
+    warnings.extend(applied.warnings);
+    (applied.kept, applied.ignored)
+}
+
+/// A schema path as a path relative to ROOT.
+fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str {
+    external.get(path).map_or(path, String::as_str)
 }
 
 fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {

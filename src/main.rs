@@ -10,6 +10,8 @@ use protocompat::report::{self, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
+mod fix_cli;
+
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]
 #[command(name = "protocompat", version, about)]
@@ -62,6 +64,16 @@ struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text", alias = "error-format")]
     format: Format,
+    /// Add the missing `reserved` numbers and names for deleted fields and enum values to
+    /// the files on disk, then check again (the exit code reflects what remains).
+    #[arg(long)]
+    fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
+    /// List the findings silenced by `// protocompat:ignore` comments.
+    #[arg(long)]
+    show_ignored: bool,
 }
 
 #[derive(Args)]
@@ -108,13 +120,28 @@ fn run_check(args: CheckArgs) -> ExitCode {
         exclude_paths: args.exclude_path,
         config: args.config,
     };
-    match protocompat::check(&options) {
+    if args.fix {
+        if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {
+            return code;
+        }
+    }
+    let mut result = protocompat::check(&options);
+    if let (true, Ok(outcome)) = (args.fix, &result) {
+        match fix_cli::run(&options, outcome, args.dry_run) {
+            Err(code) => return code,
+            Ok(true) => result = protocompat::check(&options),
+            Ok(false) => {}
+        }
+    }
+    match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
             };
             print(&report::render(args.format, &outcome.findings, &ctx));
             let (errors, _warnings) = report::counts(&outcome.findings);

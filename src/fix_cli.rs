@@ -1,0 +1,97 @@
+//! `check --fix [--dry-run]`: apply (or show) the `reserved` fixes of a check's findings.
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use protocompat::{fix, report, CheckOptions, NewSide, Outcome};
+
+/// `--fix` edits files on disk: the new side must be them (the working tree, or ROOT as a
+/// plain directory). A git revision or the index cannot be edited.
+pub fn refuse_unless_on_disk(options: &CheckOptions) -> Result<(), ExitCode> {
+    let side = match &options.new_side {
+        NewSide::Worktree => return Ok(()),
+        NewSide::Rev(rev) => format!("git revision `{rev}` (--rev)"),
+        NewSide::Staged => "the git index (--staged)".to_string(),
+    };
+    eprintln!(
+        "error: --fix edits the files on disk, but the new side is {side}; \
+         drop --rev/--staged to fix the working tree under {}",
+        options.root.display()
+    );
+    Err(ExitCode::from(2))
+}
+
+/// Applies the fixes (or prints their diff with `dry_run`). Ok(true): files changed, check
+/// again; Ok(false): nothing to change, report as usual; Err: stop with this exit code.
+pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<bool, ExitCode> {
+    let fixes = match fix::plan_files(&options.root, &outcome.findings) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e:?}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let fixed: Vec<_> = outcome
+        .findings
+        .iter()
+        .filter(|f| !f.edits.is_empty())
+        .collect();
+    let unfixable = outcome
+        .findings
+        .iter()
+        .filter(|f| fix::is_fixable(f.rule) && f.edits.is_empty())
+        .count();
+    if dry_run {
+        let _ = std::io::stdout()
+            .lock()
+            .write_all(fix::unified_diff(&options.root, &fixes).as_bytes());
+        eprintln!(
+            "--dry-run: {} would fix {} finding{} in {} file{}; nothing was changed.",
+            "protocompat",
+            fixed.len(),
+            plural(fixed.len()),
+            fixes.len(),
+            plural(fixes.len())
+        );
+        let (errors, _) = report::counts(&outcome.findings);
+        return Err(ExitCode::from(if errors > 0 { 1 } else { 0 }));
+    }
+    if let Err(e) = fix::write_files(&options.root, &fixes) {
+        eprintln!("{e:?}");
+        return Err(ExitCode::from(2));
+    }
+    for f in &fixed {
+        if let Some(l) = &f.location {
+            eprintln!(
+                "fixed: {}:{}:{}: {} {}",
+                l.path, l.start_line, l.start_column, f.rule, f.message
+            );
+        }
+    }
+    let files: BTreeSet<&str> = fixes.iter().map(|f| f.path.as_str()).collect();
+    eprintln!(
+        "--fix: reserved what {} finding{} needed in {} file{}{}.",
+        fixed.len(),
+        plural(fixed.len()),
+        files.len(),
+        plural(files.len()),
+        if unfixable > 0 {
+            format!(
+                "; {unfixable} deletion finding{} had nothing left to reserve",
+                plural(unfixable)
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(!fixes.is_empty())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
