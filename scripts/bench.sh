@@ -5,7 +5,8 @@
 # Usage: scripts/bench.sh [FILES] [CHANGES]
 #   FILES    number of .proto files per tree (default 5000)
 #   CHANGES  breaking changes sprinkled into the new tree (default 300)
-# Environment: BENCH_DIR (default /tmp/protocompat-bench), BUF (path to a buf binary; default
+# Environment: BENCH_USE (rule ids or categories for new/buf.yaml, comma-separated; default
+# FILE), BENCH_DIR (default /tmp/protocompat-bench), BUF (path to a buf binary; default
 # the npm-installed buf 1.75.0 under /tmp/peer, skipped when absent), PROTOCOMPAT (default
 # target/release/protocompat, built when missing).
 #
@@ -23,7 +24,8 @@ if [[ ! -x $protocompat ]]; then
   (cd "$here" && cargo build --release)
 fi
 
-python3 "$here/scripts/gen_bench_tree.py" "$dir" --files "$files" --changes "$changes"
+python3 "$here/scripts/gen_bench_tree.py" "$dir" --files "$files" --changes "$changes" \
+  --use "${BENCH_USE:-FILE}"
 echo "trees: $(du -sh "$dir/old" | cut -f1) old, $(du -sh "$dir/new" | cut -f1) new"
 
 # Runs a command from $dir/new under /usr/bin/time; prints wall time, peak RSS, exit code and

@@ -8,7 +8,7 @@ imports between files (also across packages), messages with 10-30 fields of mixe
 (scalars, enums, messages from imported files, repeated, map, optional, oneof), nested messages
 and enums, services, and file/field options. OUT_DIR/new is the same tree with about
 --changes breaking changes sprinkled in (deleted fields, type changes, renamed fields, deleted
-enum values, deleted files), and a buf.yaml selecting the FILE category, so that both
+enum values, deleted files), and a buf.yaml selecting the FILE category (or --use), so that both
 protocompat and buf read the same rule selection. The output is deterministic for a seed.
 """
 import argparse
@@ -250,6 +250,8 @@ def main():
     ap.add_argument("--files", type=int, default=5000)
     ap.add_argument("--changes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--use", default="FILE",
+                    help="comma-separated rule ids or categories for new/buf.yaml (default FILE)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     old = build_old(a.files, rng)
@@ -259,7 +261,8 @@ def main():
     write_tree(os.path.join(a.out, "old"), old)
     write_tree(os.path.join(a.out, "new"), new)
     with open(os.path.join(a.out, "new", "buf.yaml"), "w") as fh:
-        fh.write("version: v1\nbreaking:\n  use:\n    - FILE\n")
+        fh.write("version: v1\nbreaking:\n  use:\n")
+        fh.writelines(f"    - {u.strip()}\n" for u in a.use.split(",") if u.strip())
     changes = ", ".join(f"{n} {k}" for k, n in sorted(summary.items()))
     print(f"wrote {a.files} files to {a.out}/old and {a.out}/new ({changes})")
 

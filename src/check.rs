@@ -7,10 +7,11 @@ use std::sync::Arc;
 use miette::{miette, Report};
 use rayon::prelude::*;
 
-use crate::compare::{self, Finding, Location};
+use crate::compare::{self, Finding, Group, Location};
 use crate::config::{is_unstable_package, Config, Layout, Selection};
 use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
+use crate::report::{Sources, Stats};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
 };
@@ -56,6 +57,11 @@ pub struct Outcome {
     pub warnings: Vec<Report>,
     /// Findings silenced by `// protocompat:ignore` directives (paths relative to ROOT).
     pub ignored: Vec<Ignored>,
+    /// Root causes shared by findings (`Finding.group` keys).
+    pub groups: Vec<Group>,
+    /// Both sides' texts and labels, for the text format's snippets.
+    pub sources: Sources,
+    pub stats: Stats,
 }
 
 /// The check could not be done; every diagnostic names the revision and path concerned.
@@ -87,6 +93,7 @@ struct Collected {
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    let started = std::time::Instant::now();
     let (new, old) = open_sides(opts)?;
     let explicit = match &opts.config {
         Some(path) => Some(Config::from_path(path)?),
@@ -146,6 +153,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         &mut warnings,
     );
     crate::fix::attach_edits(&old_built.schema, &new_built.schema, &mut findings);
+    let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
     for f in findings
         .iter_mut()
         .chain(silenced.iter_mut().map(|i| &mut i.finding))
@@ -159,12 +167,51 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     for i in &mut silenced {
         i.directive.path = external(&i.directive.path, &new_files.external).to_string();
     }
+    for g in &mut groups {
+        relabel(&mut g.location, &new_files.external);
+        relabel(&mut g.previous, &old_files.external);
+    }
+    let sources = Sources {
+        old_label: old.root.label().to_string(),
+        new_label: new.root.label().to_string(),
+        old: texts(&old_files),
+        new: texts(&new_files),
+    };
+    let stats = Stats {
+        files_checked: files_checked(&old_files, &new_files),
+        elapsed: started.elapsed(),
+    };
     Ok(Outcome {
         findings,
         config_version: selection.version,
         warnings,
         ignored: silenced,
+        groups,
+        sources,
+        stats,
     })
+}
+
+/// Each compared file's text, keyed by the path findings report.
+fn texts(side: &Collected) -> HashMap<String, Arc<str>> {
+    side.files
+        .iter()
+        .map(|f| {
+            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            (path.clone(), f.text.clone())
+        })
+        .collect()
+}
+
+/// Paths compared on either side.
+fn files_checked(old: &Collected, new: &Collected) -> usize {
+    let paths: std::collections::HashSet<&str> = old
+        .files
+        .iter()
+        .chain(&new.files)
+        .map(|f| f.path.as_str())
+        .collect();
+    paths.len()
 }
 
 fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {

@@ -32,25 +32,16 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
             return Err(ExitCode::from(2));
         }
     };
-    let fixed: Vec<_> = outcome
-        .findings
-        .iter()
-        .filter(|f| !f.edits.is_empty())
-        .collect();
-    let unfixable = outcome
-        .findings
-        .iter()
-        .filter(|f| fix::is_fixable(f.rule) && f.edits.is_empty())
-        .count();
+    let fixed: Vec<_> = outcome.findings.iter().filter(|f| !f.edits.is_empty()).collect();
     if dry_run {
         let _ = std::io::stdout()
             .lock()
             .write_all(fix::unified_diff(&options.root, &fixes).as_bytes());
         eprintln!(
-            "--dry-run: {} would fix {} finding{} in {} file{}; nothing was changed.",
-            "protocompat",
+            "--fix --dry-run: would reserve what {} finding{} need{} in {} file{}; nothing was changed.",
             fixed.len(),
             plural(fixed.len()),
+            if fixed.len() == 1 { "s" } else { "" },
             fixes.len(),
             plural(fixes.len())
         );
@@ -70,21 +61,30 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
         }
     }
     let files: BTreeSet<&str> = fixes.iter().map(|f| f.path.as_str()).collect();
-    eprintln!(
-        "--fix: reserved what {} finding{} needed in {} file{}{}.",
-        fixed.len(),
-        plural(fixed.len()),
-        files.len(),
-        plural(files.len()),
-        if unfixable > 0 {
-            format!(
-                "; {unfixable} deletion finding{} had nothing left to reserve",
-                plural(unfixable)
-            )
-        } else {
-            String::new()
-        }
-    );
+    if fixes.is_empty() {
+        eprintln!("--fix: nothing to reserve.");
+    } else {
+        eprintln!(
+            "--fix: reserved the deleted numbers and names of {} finding{} in {} file{}.",
+            fixed.len(),
+            plural(fixed.len()),
+            files.len(),
+            plural(files.len())
+        );
+    }
+    // FIELD_NO_DELETE and ENUM_VALUE_NO_DELETE report a deletion even once it is reserved
+    // (generated code lost the element); say so, or the re-run check looks like a failed fix.
+    let still_reported = outcome
+        .findings
+        .iter()
+        .any(|f| matches!(f.rule, "FIELD_NO_DELETE" | "ENUM_VALUE_NO_DELETE"));
+    if still_reported {
+        eprintln!(
+            "note: FIELD_NO_DELETE and ENUM_VALUE_NO_DELETE (categories FILE, PACKAGE) report a \
+             deleted field or value even when it is reserved, as buf does: generated code lost it. \
+             The WIRE_JSON and WIRE rules accept a reserved deletion."
+        );
+    }
     Ok(!fixes.is_empty())
 }
 

@@ -110,12 +110,28 @@ fn error_format_is_an_alias_and_text_is_the_default() {
         ],
     );
     assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok());
-    let out = run(&new, &["check", ".", "--against", "../old"]);
+    // buf's `text` is its one-line format: our `short`.
+    let out = run(
+        &new,
+        &[
+            "check",
+            ".",
+            "--against",
+            "../old",
+            "--error-format",
+            "text",
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.starts_with("proto/a/a.proto:3:13: FIELD_SAME_TYPE "),
+        text.starts_with("proto/a/a.proto:3:13: error[FIELD_SAME_TYPE]: "),
         "{text}"
     );
+    // The default is the rich text format: rule id as the code, the snippet of both sides.
+    let out = run(&new, &["check", ".", "--against", "../old"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("FIELD_SAME_TYPE\n"), "{text}");
+    assert!(text.contains("╭─[proto/a/a.proto:3:13]"), "{text}");
 }
 
 #[cfg(unix)]

@@ -155,7 +155,7 @@ fn a_second_run_changes_nothing() {
     assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
     assert_eq!(new_text(dir.path()), after_first);
     assert!(
-        stderr(&second).contains("reserved what 0 findings needed in 0 files"),
+        stderr(&second).contains("--fix: nothing to reserve."),
         "{}",
         stderr(&second)
     );

@@ -5,9 +5,11 @@
 //! name. Rules receive a [`Ctx`] with these pairings precomputed once.
 
 mod finding;
+pub mod group;
 mod index;
 
 pub use finding::{Edit, Finding, Location, Sink};
+pub use group::Group;
 pub use index::{InFile, Index};
 
 use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};

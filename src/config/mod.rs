@@ -102,9 +102,13 @@ impl Config {
     /// Resolves `use`/`except`/`ignore_only` to rules, as buf does for this version.
     pub fn select(&self) -> Result<Selection, Report> {
         select::select(&self.breaking, &self.version, &self.name).map_err(|unknown| {
+            let who = self
+                .source
+                .as_ref()
+                .map_or(&self.name, |(display, _)| display);
             let message = format!(
-                "{}: {:?} is not a known rule or category ID for config version {}",
-                self.name, unknown, self.version
+                "{who}: {unknown:?} is not a known rule or category ID for config version {}",
+                self.version
             );
             match &self.source {
                 Some((display, text)) => ConfigError::at(
@@ -135,20 +139,18 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    /// `span`: the offending bytes of `text`, when known.
     pub fn at(
         message: String,
         display: &str,
         text: &str,
-        offset: Option<usize>,
+        span: Option<std::ops::Range<usize>>,
         label: &str,
     ) -> ConfigError {
         let len = text.len();
-        let span = offset.map(|o| {
-            let o = o.min(len);
-            let end = text[o..]
-                .find(['\n', ' ', ':', ','])
-                .map_or(len, |e| o + e.max(1));
-            SourceSpan::from(o..end.min(len))
+        let span = span.map(|r| {
+            let start = r.start.min(len);
+            SourceSpan::from(start..r.end.clamp(start, len))
         });
         ConfigError {
             message,
@@ -159,8 +161,8 @@ impl ConfigError {
     }
 }
 
-/// Byte offset of the first occurrence of `word` not inside a longer identifier.
-fn find_word(text: &str, word: &str) -> Option<usize> {
+/// Where `word` first occurs in `text`, not inside a longer identifier.
+fn find_word(text: &str, word: &str) -> Option<std::ops::Range<usize>> {
     let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut from = 0;
     while let Some(i) = text[from..].find(word) {
@@ -169,7 +171,7 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
         let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_id(c));
         let after_ok = text[end..].chars().next().is_none_or(|c| !is_id(c));
         if before_ok && after_ok && !word.is_empty() {
-            return Some(start);
+            return Some(start..end);
         }
         from = end.max(from + 1);
         if from >= text.len() {
@@ -179,8 +181,18 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// One character at a 1-based line and column, as a byte range.
+pub(crate) fn point(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
+    let start = offset_of(text, line, column);
+    let end = text[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    start..end
+}
+
 /// 1-based line and column to a byte offset.
-pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line {

@@ -7,7 +7,7 @@ use miette::Report;
 use serde::Deserialize;
 use yaml_serde::Value;
 
-use super::{offset_of, Breaking, Config, ConfigError, Layout};
+use super::{point, Breaking, Config, ConfigError, Layout};
 use crate::source::normalize;
 
 #[derive(Deserialize, Default)]
@@ -126,12 +126,12 @@ impl BreakingYaml {
 
 pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
     let error = |e: yaml_serde::Error| -> Report {
-        let offset = e.location().map(|l| offset_of(text, l.line(), l.column()));
+        let span = e.location().map(|l| point(text, l.line(), l.column()));
         ConfigError::at(
             format!("{display}: invalid buf.yaml: {e}"),
             display,
             text,
-            offset,
+            span,
             "here",
         )
         .into()

@@ -82,10 +82,10 @@ fn a_file_directive_covers_the_file_and_categories_are_accepted() {
         &text,
         &[
             ("FIELD_WIRE_JSON_COMPATIBLE_TYPE", "int64 id"),
-            ("FILE_SAME_PACKAGE", "package p;"),
+            ("FILE_SAME_GO_PACKAGE", "package p;"),
         ],
     );
-    assert_eq!(kept, ["FILE_SAME_PACKAGE"]);
+    assert_eq!(kept, ["FILE_SAME_GO_PACKAGE"]);
     assert_eq!(ignored, ["generated, never on the wire"]);
     assert!(warnings.is_empty(), "{warnings:?}");
 }

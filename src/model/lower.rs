@@ -15,6 +15,8 @@ pub(super) enum SymKind {
     Message,
     Enum,
     Service,
+    /// A field, oneof, enum value, method or extension: not a type, not a scope.
+    Value,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -78,8 +80,10 @@ fn file_package(ast: &ast::FileAst) -> &str {
         .unwrap_or("")
 }
 
-/// Records the symbols one file declares (including the messages that groups and map
-/// fields synthesize).
+/// Records the symbols one file declares: packages, messages (including the ones groups
+/// and map fields synthesize), enums, services, and the non-type names that share their
+/// scopes (fields, oneofs, enum values, methods, extensions), so that a clash between any
+/// two is reported as protoc and buf report it.
 pub(super) fn collect_symbols(
     ast: &ast::FileAst,
     file: usize,
@@ -95,96 +99,133 @@ pub(super) fn collect_symbols(
             file,
         });
     }
-    let mut add = |name: String, kind: SymKind, span: Span, errors: &mut Errors| {
-        if let Some(existing) = symbols.map.get(&name) {
+    record_closed_enums(ast, package, &mut symbols.closed_enums);
+    let mut collector = Collector {
+        symbols,
+        errors,
+        file,
+    };
+    for item in &ast.items {
+        match item {
+            TopItem::Message(m) => collector.message(package, m),
+            TopItem::Enum(e) => collector.enumeration(package, e),
+            TopItem::Service(s) => {
+                let name = join(package, &s.name.text);
+                collector.add(&name, SymKind::Service, s.name.span);
+                for method in &s.methods {
+                    collector.add(
+                        &join(&name, &method.name.text),
+                        SymKind::Value,
+                        method.name.span,
+                    );
+                }
+            }
+            TopItem::Extend(e) => {
+                for f in &e.fields {
+                    collector.field(package, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Collector<'a> {
+    symbols: &'a mut Symbols,
+    errors: &'a mut Errors,
+    file: usize,
+}
+
+impl Collector<'_> {
+    fn add(&mut self, name: &str, kind: SymKind, span: Span) {
+        if let Some(existing) = self.symbols.map.get(name) {
             if existing.kind != SymKind::Package || kind != SymKind::Package {
-                errors.push((file, span, format!("`{name}` is already defined")));
+                let hint = if kind == SymKind::Value || existing.kind == SymKind::Value {
+                    " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
+                } else {
+                    ""
+                };
+                self.errors.push((
+                    self.file,
+                    span,
+                    format!("`{name}` is already defined{hint}"),
+                ));
             }
             return;
         }
-        symbols.map.insert(name, Sym { kind, file });
-    };
-    fn message_items(
-        scope: &str,
-        items: &[MessageItem],
-        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
-        errors: &mut Errors,
-    ) {
+        self.symbols.map.insert(
+            name.to_string(),
+            Sym {
+                kind,
+                file: self.file,
+            },
+        );
+    }
+
+    fn message(&mut self, scope: &str, decl: &ast::MessageDecl) {
+        let name = join(scope, &decl.name.text);
+        self.add(&name, SymKind::Message, decl.name.span);
+        self.message_items(&name, &decl.body);
+    }
+
+    fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl) {
+        self.add(&join(scope, &decl.name.text), SymKind::Enum, decl.name.span);
+        for item in &decl.body {
+            if let EnumItem::Value(v) = item {
+                self.add(&join(scope, &v.name.text), SymKind::Value, v.name.span);
+            }
+        }
+    }
+
+    fn message_items(&mut self, scope: &str, items: &[MessageItem]) {
         for item in items {
             match item {
-                MessageItem::Message(m) => {
-                    let name = join(scope, &m.name.text);
-                    add(name.clone(), SymKind::Message, m.name.span, errors);
-                    message_items(&name, &m.body, add, errors);
-                }
-                MessageItem::Enum(e) => add(
-                    join(scope, &e.name.text),
-                    SymKind::Enum,
-                    e.name.span,
-                    errors,
-                ),
-                MessageItem::Field(f) => field_symbols(scope, f, add, errors),
+                MessageItem::Message(m) => self.message(scope, m),
+                MessageItem::Enum(e) => self.enumeration(scope, e),
+                MessageItem::Field(f) => self.field(scope, f),
                 MessageItem::Oneof(o) => {
+                    self.add(&join(scope, &o.name.text), SymKind::Value, o.name.span);
                     for f in &o.fields {
-                        field_symbols(scope, f, add, errors);
+                        self.field(scope, f);
                     }
                 }
                 MessageItem::Extend(e) => {
                     for f in &e.fields {
-                        field_symbols(scope, f, add, errors);
+                        self.field(scope, f);
                     }
                 }
                 _ => {}
             }
         }
     }
-    fn field_symbols(
-        scope: &str,
-        field: &ast::FieldDecl,
-        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
-        errors: &mut Errors,
-    ) {
+
+    /// A field (or extension) in `scope`, and the message a group or map field creates.
+    fn field(&mut self, scope: &str, field: &ast::FieldDecl) {
         match (&field.ty, &field.group_body) {
             (TypeRef::Group, Some(body)) => {
                 let name = join(scope, &field.name.text);
-                add(name.clone(), SymKind::Message, field.name.span, errors);
-                message_items(&name, body, add, errors);
+                self.add(&name, SymKind::Message, field.name.span);
+                self.message_items(&name, body);
+                let field_name = field.name.text.to_ascii_lowercase();
+                self.add(&join(scope, &field_name), SymKind::Value, field.name.span);
             }
-            (TypeRef::Map { .. }, _) => add(
-                join(scope, &map_entry_name(&field.name.text)),
-                SymKind::Message,
+            (TypeRef::Map { .. }, _) => {
+                self.add(
+                    &join(scope, &map_entry_name(&field.name.text)),
+                    SymKind::Message,
+                    field.name.span,
+                );
+                self.add(
+                    &join(scope, &field.name.text),
+                    SymKind::Value,
+                    field.name.span,
+                );
+            }
+            _ => self.add(
+                &join(scope, &field.name.text),
+                SymKind::Value,
                 field.name.span,
-                errors,
             ),
-            _ => {}
-        }
-    }
-    record_closed_enums(ast, package, &mut symbols.closed_enums);
-    for item in &ast.items {
-        match item {
-            TopItem::Message(m) => {
-                let name = join(package, &m.name.text);
-                add(name.clone(), SymKind::Message, m.name.span, errors);
-                message_items(&name, &m.body, &mut add, errors);
-            }
-            TopItem::Enum(e) => add(
-                join(package, &e.name.text),
-                SymKind::Enum,
-                e.name.span,
-                errors,
-            ),
-            TopItem::Service(s) => add(
-                join(package, &s.name.text),
-                SymKind::Service,
-                s.name.span,
-                errors,
-            ),
-            TopItem::Extend(e) => {
-                for f in &e.fields {
-                    field_symbols(package, f, &mut add, errors);
-                }
-            }
-            _ => {}
         }
     }
 }
@@ -434,7 +475,7 @@ impl Lower<'_> {
                     if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
                         return Some((candidate, sym));
                     }
-                } else {
+                } else if sym.kind != SymKind::Value {
                     // The first component names a scope: the rest must be found inside it.
                     let full = join(&scope, name);
                     return self.lookup(&full, everywhere).map(|s| (full, s));

@@ -1,34 +1,116 @@
 //! Renderers: each formats findings; none decides anything.
 
+pub mod explain;
 mod json;
+mod short;
 mod text;
 
-use crate::compare::Finding;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::compare::{Finding, Group};
 use crate::ignore::Ignored;
 use crate::rules::{self, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One line per finding: `path:line:col: RULE_ID message`, then a summary line.
+    /// Rich diagnostics: both revisions' snippets, the rule id, the fix, a summary.
     Text,
+    /// One line per finding: `path:line:col: severity[RULE_ID]: message` (editors, grep).
+    Short,
     /// One JSON document (see DESIGN.md: version, findings, summary).
     Json,
 }
 
-/// What a renderer needs besides the findings: the buf config version whose categories
-/// are reported.
+impl Format {
+    /// Maps a `--error-format` value, buf's names first (`text` is buf's one-line format,
+    /// so it maps to `short`), then ours.
+    pub fn from_buf_name(name: &str) -> Option<Format> {
+        use clap::ValueEnum as _;
+        match name {
+            "text" => Some(Format::Short),
+            _ => Format::from_str(name, true).ok(),
+        }
+    }
+}
+
+/// The text of every compared file on both sides, keyed by the path findings report, and
+/// what to call each side (`main`, `working tree`, `index`).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub old_label: String,
+    pub new_label: String,
+    pub old: HashMap<String, Arc<str>>,
+    pub new: HashMap<String, Arc<str>>,
+}
+
+/// Facts about the check shown in the text summary.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub files_checked: usize,
+    pub elapsed: Duration,
+}
+
+/// How the text formats draw: colour, Unicode box characters, line width.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    pub unicode: bool,
+    pub width: usize,
+}
+
+impl Default for Style {
+    /// Plain and stable: no colour, Unicode, 100 columns (what the snapshot tests use).
+    fn default() -> Self {
+        Style {
+            color: false,
+            unicode: true,
+            width: 100,
+        }
+    }
+}
+
+/// What a renderer needs besides the findings.
 pub struct Context<'a> {
+    /// The buf config version whose categories are reported.
     pub config_version: &'a str,
     /// Findings silenced by `// protocompat:ignore` directives: counted in every summary.
     pub ignored: &'a [Ignored],
     /// `--show-ignored`: list them too.
     pub show_ignored: bool,
+    /// Both sides' texts, for snippets; without them the text format shows locations only.
+    pub sources: Option<&'a Sources>,
+    /// Root causes shared by several findings (`Finding.group` keys into this).
+    pub groups: &'a [Group],
+    pub stats: Option<Stats>,
+    pub style: Style,
+}
+
+impl<'a> Context<'a> {
+    /// A context with no sources, groups or stats, and the default style.
+    pub fn new(config_version: &'a str) -> Self {
+        Context {
+            config_version,
+            sources: None,
+            groups: &[],
+            stats: None,
+            style: Style::default(),
+            ignored: &[],
+            show_ignored: false,
+        }
+    }
 }
 
 pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
     match format {
         Format::Text => {
-            let mut out = text::render(findings);
+            let mut out = text::render(findings, ctx);
+            out.push_str(&ignored_text(ctx));
+            out
+        }
+        Format::Short => {
+            let mut out = short::render(findings);
             out.push_str(&ignored_text(ctx));
             out
         }

@@ -4,9 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::message::json_format_name;
 use super::util::{
-    collapse_ranges, deleted_element_location, enums_by_nested_name, missing_ranges, name_reserved,
-    number_reserved, quote, quote_list, range_string, reserved_name_literal,
-    reserved_numbers_literal, ENUM_MAX,
+    collapse_ranges, deleted_element_location, enums_by_nested_name, messages_by_nested_name,
+    missing_ranges, name_reserved, number_reserved, quote, quote_list, range_string,
+    reserved_name_literal, reserved_numbers_literal, ENUM_MAX,
 };
 use crate::compare::{Ctx, Pair, Sink};
 use crate::model::{Enum, EnumType, EnumValue, JsonFormat, Span};
@@ -14,13 +14,14 @@ use crate::model::{Enum, EnumType, EnumValue, JsonFormat, Span};
 /// ENUM_NO_DELETE: an enum (top-level or nested) is missing from a file that still exists.
 pub fn enum_no_delete(ctx: &Ctx, out: &mut Sink) {
     for (new, old) in ctx.file_pairs() {
+        let new_messages = messages_by_nested_name(new);
         let new_enums = enums_by_nested_name(new);
         for (nested, old_enum) in enums_by_nested_name(old) {
             if new_enums.contains_key(&nested) {
                 continue;
             }
             out.add(
-                Some(deleted_element_location(new, &nested)),
+                Some(deleted_element_location(new, &new_messages, &nested)),
                 ctx.old_loc(old, Some(old_enum.span)),
                 format!(
                     "Previously present enum {} was deleted from file.",

@@ -20,7 +20,7 @@ pub fn message_no_delete(ctx: &Ctx, out: &mut Sink) {
                 continue;
             }
             out.add(
-                Some(deleted_element_location(new, &nested)),
+                Some(deleted_element_location(new, &new_messages, &nested)),
                 ctx.old_loc(old, Some(old_message.span)),
                 format!(
                     "Previously present message {} was deleted from file.",

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::util::{
-    enclosing_message, enums_by_nested_name, extensions_by_nested_name, for_each_message,
-    messages_by_nested_name, quote,
+    deleted_element_location, enclosing_message, enums_by_nested_name, extensions_by_nested_name,
+    for_each_message, messages_by_nested_name, quote,
 };
 use crate::compare::{Ctx, Location, Sink};
 use crate::model::{File, Message, Schema, Span};
@@ -85,12 +85,13 @@ pub fn package_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
         }
     };
     let old = collect(ctx.old, gather);
+    let new_messages = messages_per_file(ctx.new);
     for (package, deleted) in
         deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
     {
         for (nested, old_file, old_span) in deleted {
             out.add(
-                location_in_same_file(ctx, old_file, &nested),
+                location_in_same_file(ctx, &new_messages, old_file, &nested),
                 ctx.old_loc(old_file, Some(old_span)),
                 format!(
                     "Previously present enum {} was deleted from package {}.",
@@ -114,12 +115,13 @@ pub fn package_extension_no_delete(ctx: &Ctx, out: &mut Sink) {
         }
     };
     let old = collect(ctx.old, gather);
+    let new_messages = messages_per_file(ctx.new);
     for (package, deleted) in
         deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
     {
         for (nested, old_file, old_span) in deleted {
             out.add(
-                location_in_same_file(ctx, old_file, &nested),
+                location_in_same_file(ctx, &new_messages, old_file, &nested),
                 ctx.old_loc(old_file, Some(old_span)),
                 format!(
                     "Previously present extension {} was deleted from package {}.",
@@ -172,9 +174,26 @@ pub fn package_service_no_delete(ctx: &Ctx, out: &mut Sink) {
 /// Where buf reports an enum or extension deleted from a package: in the new version of the
 /// file that declared it (at its closest surviving parent message, else the file); nowhere if
 /// that file is gone.
-fn location_in_same_file(ctx: &Ctx, old_file: &File, nested: &str) -> Option<Location> {
+fn location_in_same_file(
+    ctx: &Ctx,
+    new_messages: &FileMessages,
+    old_file: &File,
+    nested: &str,
+) -> Option<Location> {
     let new_file = ctx.new.files.get(&old_file.path)?;
-    Some(super::util::deleted_element_location(new_file, nested))
+    let messages = new_messages.get(old_file.path.as_str())?;
+    Some(deleted_element_location(new_file, messages, nested))
+}
+
+/// File path -> nested name -> message, for every file of a schema.
+type FileMessages<'a> = BTreeMap<&'a str, BTreeMap<String, &'a Message>>;
+
+fn messages_per_file(schema: &Schema) -> FileMessages<'_> {
+    schema
+        .files
+        .values()
+        .map(|f| (f.path.as_str(), messages_by_nested_name(f)))
+        .collect()
 }
 
 /// Builds package -> nested name -> (file, span) with `gather` listing a file's elements.

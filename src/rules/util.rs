@@ -114,10 +114,14 @@ pub fn enclosing_message<V: Copy>(nested_name: &str, messages: &BTreeMap<String,
 }
 
 /// Where buf reports an element deleted from `file`: the closest enclosing message that still
-/// exists in the new file, else the file itself.
-pub fn deleted_element_location(file: &File, nested_name: &str) -> Location {
-    let messages = messages_by_nested_name(file);
-    let span = enclosing_message(nested_name, &messages).map(|m| m.span);
+/// exists in the new file, else the file itself. `messages` is
+/// [`messages_by_nested_name`] of `file`.
+pub fn deleted_element_location(
+    file: &File,
+    messages: &BTreeMap<String, &Message>,
+    nested_name: &str,
+) -> Location {
+    let span = enclosing_message(nested_name, messages).map(|m| m.span);
     Location::in_file(file, span)
 }
 
