@@ -32,7 +32,11 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
             return Err(ExitCode::from(2));
         }
     };
-    let fixed: Vec<_> = outcome.findings.iter().filter(|f| !f.edits.is_empty()).collect();
+    let fixed: Vec<_> = outcome
+        .findings
+        .iter()
+        .filter(|f| !f.edits.is_empty())
+        .collect();
     if dry_run {
         let _ = std::io::stdout()
             .lock()

@@ -73,6 +73,12 @@ pub fn plan_files(root: &Path, findings: &[Finding]) -> Result<Vec<FileFix>, Rep
         let after = apply_edits(&before, &edits).map_err(|why| {
             miette!("{path}: --fix refused, nothing was changed: {why} (please report this)")
         })?;
+        // Never write a file that no longer parses: a wrong edit must stop here.
+        if let Some((_, why)) = crate::parse::parse(&after).errors.first() {
+            return Err(miette!(
+                "{path}: --fix refused, nothing was changed: the fixed file would not parse ({why}; please report this)"
+            ));
+        }
         if after != before {
             out.push(FileFix {
                 path: path.to_string(),

@@ -13,29 +13,32 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
         return Vec::new();
     }
     let text: &str = &file.text;
+    let number_items: Vec<(Span, i64)> = body.ranges.iter().map(|r| (r.span, r.start)).collect();
+    let name_items: Vec<(Span, String)> = body
+        .names
+        .iter()
+        .map(|n| (n.span, n.name.clone()))
+        .collect();
+    let number_stmt = first_statement(text, &file.comments, number_items);
+    let name_stmt = first_statement(text, &file.comments, name_items);
     let mut edits = Vec::new();
-    let mut new_statements = Vec::new();
+    // (statement, before the existing statement of the other kind / after it)
+    let mut new_statement: Vec<(String, Placement)> = Vec::new();
 
     let numbers: Vec<(i64, String)> = consecutive_runs(&wanted.numbers)
         .into_iter()
         .map(|(a, b)| (a, range_text(a, b)))
         .collect();
     if !numbers.is_empty() {
-        let items: Vec<(Span, i64)> = body.ranges.iter().map(|r| (r.span, r.start)).collect();
-        match first_statement(text, &file.comments, items) {
-            Some(stmt) => edits.extend(merge_into(&file.path, &stmt, numbers)),
-            None => new_statements.push(statement(numbers)),
+        match &number_stmt {
+            Some(stmt) => edits.extend(merge_into(&file.path, stmt, numbers)),
+            // Numbers go before names, as protoc's own output orders them.
+            None => new_statement.push((statement(numbers), Placement::BeforeOther)),
         }
     }
 
     if !wanted.names.is_empty() {
-        let items: Vec<(Span, String)> = body
-            .names
-            .iter()
-            .map(|n| (n.span, n.name.clone()))
-            .collect();
-        let stmt = first_statement(text, &file.comments, items);
-        let quote = stmt
+        let quote = name_stmt
             .as_ref()
             .and_then(|s| s.first())
             .and_then(|(span, _)| text[span.range()].chars().next())
@@ -46,18 +49,82 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
             .iter()
             .map(|n| (n.clone(), name_text(&file.syntax, n, quote)))
             .collect();
-        match stmt {
-            Some(stmt) => edits.extend(merge_into(&file.path, &stmt, names)),
-            None => new_statements.push(statement(names)),
+        match &name_stmt {
+            Some(stmt) => edits.extend(merge_into(&file.path, stmt, names)),
+            None => new_statement.push((statement(names), Placement::AfterOther)),
         }
     }
 
-    if !new_statements.is_empty() {
-        if let Some(edit) = insert_at_top(file, body, &new_statements) {
-            edits.push(edit);
+    match new_statement.as_slice() {
+        [] => {}
+        // One kind is new and the other kind exists: keep the `reserved` lines together.
+        [(stmt, placement)] => {
+            let beside = match placement {
+                Placement::BeforeOther => name_stmt
+                    .as_ref()
+                    .and_then(|s| s.first())
+                    .and_then(|(span, _)| line_before(text, span.start as usize)),
+                Placement::AfterOther => number_stmt.as_ref().and_then(|s| {
+                    let (first, last) = (s.first()?.0.start, s.last()?.0.end);
+                    line_after(text, first as usize, last as usize)
+                }),
+            };
+            let edit = match beside {
+                Some((offset, indent)) => Some(Edit {
+                    path: file.path.clone(),
+                    span: Span::new(offset, offset),
+                    replacement: format!("{indent}{stmt}{}", eol(text)),
+                }),
+                None => insert_at_top(file, body, std::slice::from_ref(stmt)),
+            };
+            edits.extend(edit);
+        }
+        several => {
+            let stmts: Vec<String> = several.iter().map(|(s, _)| s.clone()).collect();
+            edits.extend(insert_at_top(file, body, &stmts));
         }
     }
     edits
+}
+
+/// Where a new statement goes when the element has a statement of the other kind.
+enum Placement {
+    BeforeOther,
+    AfterOther,
+}
+
+fn eol(text: &str) -> &'static str {
+    if text.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+/// The start of the line of a statement whose first item is at `item` and its indentation,
+/// when the statement starts its line (`<indent>reserved <item>`).
+fn line_before(text: &str, item: usize) -> Option<(usize, &str)> {
+    let start = text[..item].rfind('\n').map_or(0, |i| i + 1);
+    let head = &text[start..item];
+    let indent = &head[..head.len() - head.trim_start_matches([' ', '\t']).len()];
+    (head.trim() == "reserved").then_some((start, indent))
+}
+
+/// The start of the line after a statement (first item at `first`, last item ending at
+/// `last`) and the statement's indentation, when at most a `//` comment follows its `;`.
+fn line_after(text: &str, first: usize, last: usize) -> Option<(usize, &str)> {
+    let semicolon = last + text[last..].find(';')?;
+    if !text[last..semicolon].trim().is_empty() {
+        return None;
+    }
+    let line_end = text[semicolon..]
+        .find('\n')
+        .map_or(text.len(), |i| semicolon + i);
+    let rest = text[semicolon + 1..line_end].trim();
+    if !(rest.is_empty() || rest.starts_with("//")) || line_end >= text.len() {
+        return None;
+    }
+    line_before(text, first).map(|(_, indent)| (line_end + 1, indent))
 }
 
 /// Sorted numbers grouped into runs of consecutive values: 2,3,4,7 -> (2,4),(7,7).
@@ -170,7 +237,7 @@ fn merge_into<K: Ord>(path: &str, stmt: &[(Span, K)], new: Vec<(K, String)>) -> 
 fn insert_at_top(file: &File, body: &Body, statements: &[String]) -> Option<Edit> {
     let text: &str = &file.text;
     let brace = open_brace(text, &file.comments, body.after_name, body.span.end)?;
-    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let eol = eol(text);
     let line_end = text[brace..].find('\n').map_or(text.len(), |i| brace + i);
     let rest = text[brace + 1..line_end].trim_end_matches('\r');
     let brace_indent = indent_at(text, brace);

@@ -143,7 +143,17 @@ fn only_what_the_reported_rules_cover() {
     let new = p3("message M {\n  reserved 1;\n}\n");
     assert_eq!(
         fixed_with(&["FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED"], &old, &new),
-        p3("message M {\n  reserved \"b\";\n  reserved 1, 2;\n}\n")
+        p3("message M {\n  reserved 1, 2;\n  reserved \"b\";\n}\n")
+    );
+}
+
+#[test]
+fn a_new_statement_goes_beside_the_existing_one_of_the_other_kind() {
+    let old = p3("message M {\n  option deprecated = true;\n  reserved \"x\";\n  int32 a = 1;\n}\nenum E {\n  reserved 5 to 6; // old\n  E0 = 0;\n  E1 = 1;\n}\n");
+    let new = p3("message M {\n  option deprecated = true;\n  reserved \"x\";\n}\nenum E {\n  reserved 5 to 6; // old\n  E0 = 0;\n}\n");
+    assert_eq!(
+        fixed(&old, &new),
+        p3("message M {\n  option deprecated = true;\n  reserved 1;\n  reserved \"a\", \"x\";\n}\nenum E {\n  reserved 1, 5 to 6; // old\n  reserved \"E1\";\n  E0 = 0;\n}\n")
     );
 }
 
