@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use protocompat::{fix, report, CheckOptions, NewSide, Outcome};
+use protocompat::{fix, CheckOptions, NewSide, Outcome};
 
 /// `--fix` edits files on disk: the new side must be them (the working tree, or ROOT as a
 /// plain directory). A git revision or the index cannot be edited.
@@ -22,9 +22,25 @@ pub fn refuse_unless_on_disk(options: &CheckOptions) -> Result<(), ExitCode> {
     Err(ExitCode::from(2))
 }
 
-/// Applies the fixes (or prints their diff with `dry_run`). Ok(true): files changed, check
-/// again; Ok(false): nothing to change, report as usual; Err: stop with this exit code.
-pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<bool, ExitCode> {
+/// What the CLI does after the fix step.
+pub enum Then {
+    /// Files changed: run the check again and report that.
+    CheckAgain,
+    /// Nothing changed: report this outcome.
+    Report,
+    /// `--dry-run` printed the diff: exit as this outcome's findings say.
+    Exit,
+}
+
+/// Applies the fixes (or prints their diff with `dry_run`); paths in messages start with
+/// `prefix` (ROOT as given, so they read from the working directory). Err: stop with this
+/// exit code.
+pub fn run(
+    options: &CheckOptions,
+    outcome: &Outcome,
+    dry_run: bool,
+    prefix: &str,
+) -> Result<Then, ExitCode> {
     let fixes = match fix::plan_files(&options.root, &outcome.findings) {
         Ok(f) => f,
         Err(e) => {
@@ -49,8 +65,7 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
             fixes.len(),
             plural(fixes.len())
         );
-        let (errors, _) = report::counts(&outcome.findings);
-        return Err(ExitCode::from(if errors > 0 { 1 } else { 0 }));
+        return Ok(Then::Exit);
     }
     if let Err(e) = fix::write_files(&options.root, &fixes) {
         eprintln!("{e:?}");
@@ -59,7 +74,7 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
     for f in &fixed {
         if let Some(l) = &f.location {
             eprintln!(
-                "fixed: {}:{}:{}: {} {}",
+                "fixed: {prefix}{}:{}:{}: {} {}",
                 l.path, l.start_line, l.start_column, f.rule, f.message
             );
         }
@@ -89,7 +104,11 @@ pub fn run(options: &CheckOptions, outcome: &Outcome, dry_run: bool) -> Result<b
              The WIRE_JSON and WIRE rules accept a reserved deletion."
         );
     }
-    Ok(!fixes.is_empty())
+    Ok(if fixes.is_empty() {
+        Then::Report
+    } else {
+        Then::CheckAgain
+    })
 }
 
 fn plural(n: usize) -> &'static str {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use protocompat::config::Config;
-use protocompat::report::{self, Format};
+use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
@@ -119,6 +119,13 @@ struct CheckArgs {
     /// Output format: text (rich diagnostics), short (one line per finding), json.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Which findings make the exit code 1: errors, any finding, or none.
+    #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
+    fail_on: FailOn,
+    /// Base URL for file links in `--format markdown`
+    /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
     /// Add the missing `reserved` numbers and names for deleted fields and enum values to
     /// the files on disk, then check again (the exit code reflects what remains).
     #[arg(long)]
@@ -171,9 +178,15 @@ fn main() -> ExitCode {
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
+    let new_prefix = report::path_prefix(&args.root);
+    let old_prefix = if std::path::Path::new(&args.against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&args.against))
+    } else {
+        new_prefix.clone()
+    };
     let options = CheckOptions {
         root: args.root,
-        against: args.against,
+        against: args.against.clone(),
         new_side: match (args.rev, args.staged) {
             (Some(rev), _) => NewSide::Rev(rev),
             (None, true) => NewSide::Staged,
@@ -193,10 +206,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let mut result = protocompat::check(&options);
     if let (true, Ok(outcome)) = (args.fix, &result) {
-        match fix_cli::run(&options, outcome, args.dry_run) {
+        match fix_cli::run(&options, outcome, args.dry_run, &new_prefix) {
             Err(code) => return code,
-            Ok(true) => result = protocompat::check(&options),
-            Ok(false) => {}
+            Ok(fix_cli::Then::CheckAgain) => result = protocompat::check(&options),
+            Ok(fix_cli::Then::Report) => {}
+            Ok(fix_cli::Then::Exit) => return fail_code(args.fail_on.fails(&outcome.findings)),
         }
     }
     match result {
@@ -206,17 +220,20 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
-                ignored: &outcome.ignored,
-                show_ignored: args.show_ignored,
                 sources: Some(&outcome.sources),
                 groups: &outcome.groups,
                 stats: Some(outcome.stats),
                 style: args.display.style(),
+                against: &args.against,
+                new_prefix: &new_prefix,
+                old_prefix: &old_prefix,
+                link_base: args.link_base.as_deref(),
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
             };
             let format = args.error_format.unwrap_or(args.format);
             print(&report::render(format, &outcome.findings, &ctx));
-            let (errors, _warnings) = report::counts(&outcome.findings);
-            if errors > 0 {
+            if args.fail_on.fails(&outcome.findings) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -228,6 +245,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+fn fail_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

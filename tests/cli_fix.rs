@@ -58,7 +58,10 @@ fn a_proto3_message_without_reserved_gets_a_statement_per_kind() {
         p3("message Order {\n  reserved 5;\n  reserved \"discount\";\n  string id = 1;\n}\n")
     );
     let err = stderr(&out);
-    assert!(err.contains("fixed: a.proto:5:1: FIELD_NO_DELETE"), "{err}");
+    assert!(
+        err.contains("fixed: new/a.proto:5:1: FIELD_NO_DELETE"),
+        "{err}"
+    );
     // FIELD_NO_DELETE (FILE, the default) reports a deleted field even when it is reserved,
     // as buf does: generated code lost it. The re-run check says so with exit 1.
     assert_eq!(out.status.code(), Some(1), "{err}");

@@ -95,8 +95,8 @@ fn all_ignored_exits_zero_and_the_text_summary_counts_them() {
     let out = check(dir.path(), &["--show-ignored"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("ignored: a.proto:13:3: FIELD_SAME_TYPE")
-            && text.contains("(by a.proto:11: counts fit in 32 bits)"),
+        text.contains("ignored: new/a.proto:13:3: FIELD_SAME_TYPE")
+            && text.contains("(by new/a.proto:11: counts fit in 32 bits)"),
         "{text}"
     );
 }

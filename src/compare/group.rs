@@ -34,6 +34,9 @@ struct Region {
     path: String,
     /// None: the whole file.
     span: Option<Span>,
+    /// The finding's span must equal `span` (a deleted type is reported at its own span; a
+    /// type nested in it is a different element).
+    exact: bool,
     rules: &'static [&'static str],
 }
 
@@ -43,6 +46,7 @@ struct Candidate {
 }
 
 const RENAME_RULES: &[&str] = &["FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME"];
+const ONEOF_RULES: &[&str] = &["FIELD_SAME_ONEOF", "FIELD_SAME_CARDINALITY"];
 const TYPE_CHANGE_RULES: &[&str] = &[
     "FIELD_SAME_TYPE",
     "FIELD_WIRE_COMPATIBLE_TYPE",
@@ -50,14 +54,14 @@ const TYPE_CHANGE_RULES: &[&str] = &[
     "RPC_SAME_REQUEST_TYPE",
     "RPC_SAME_RESPONSE_TYPE",
 ];
-const MESSAGE_DELETE_RULES: &[&str] = &[
+const TYPE_DELETE_RULES: &[&str] = &[
     "MESSAGE_NO_DELETE",
     "PACKAGE_MESSAGE_NO_DELETE",
     "ENUM_NO_DELETE",
     "PACKAGE_ENUM_NO_DELETE",
+    "SERVICE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE",
 ];
-const ENUM_DELETE_RULES: &[&str] = &["ENUM_NO_DELETE", "PACKAGE_ENUM_NO_DELETE"];
-const SERVICE_DELETE_RULES: &[&str] = &["SERVICE_NO_DELETE", "PACKAGE_SERVICE_NO_DELETE"];
 const ANY_RULE: &[&str] = &[];
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one
@@ -66,6 +70,7 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     let ctx = Ctx::new(old, new);
     let mut candidates = Vec::new();
     candidates.extend(field_renames(&ctx));
+    candidates.extend(oneof_moves(&ctx));
     candidates.extend(type_renames(&ctx));
     candidates.extend(type_moves(&ctx));
     candidates.extend(file_deletions(&ctx));
@@ -106,6 +111,7 @@ impl Region {
         }
         match (self.span, at.span) {
             (None, _) => true,
+            (Some(outer), Some(inner)) if self.exact => outer == inner,
             (Some(outer), Some(inner)) => outer.start <= inner.start && inner.end <= outer.end,
             (Some(_), None) => false,
         }
@@ -125,6 +131,57 @@ fn relative<'a>(full_name: &'a str, package: &str) -> &'a str {
 
 fn loc(file: &File, span: Span) -> Option<Location> {
     Some(Location::in_file(file, Some(span)))
+}
+
+/// A field moved into, out of or between (real) oneofs: FIELD_SAME_ONEOF fires, and
+/// FIELD_SAME_CARDINALITY too when its presence changed with it.
+fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.field_pairs() {
+        let (Some(new_msg), Some(old_msg)) = (pair.new.message, pair.old.message) else {
+            continue;
+        };
+        let (new, old) = (pair.new.field, pair.old.field);
+        let real =
+            |o: Option<&crate::model::Oneof>| o.filter(|o| !o.synthetic).map(|o| o.name.clone());
+        let (was, now) = (real(old.oneof(old_msg)), real(new.oneof(new_msg)));
+        let movement = match (&was, &now) {
+            (None, Some(n)) => format!("moved into oneof `{n}`"),
+            (Some(w), None) => format!("moved out of oneof `{w}`"),
+            (Some(w), Some(n)) if w != n => format!("moved from oneof `{w}` to oneof `{n}`"),
+            _ => continue,
+        };
+        let package = &pair.new.file.package;
+        out.push(Candidate {
+            group: Group {
+                key: format!("field-oneof:{}:{}", new_msg.full_name, new.number),
+                title: format!(
+                    "field `{}` ({}) on `{}` {movement}",
+                    new.name,
+                    new.number,
+                    relative(&new_msg.full_name, package)
+                ),
+                help: format!(
+                    "setting one member of a oneof clears the others, and oneof members always \
+                     track presence, so old and new code disagree on what `{name}` holds: move \
+                     it back. To offer a new choice, add a new field with a new number inside \
+                     the oneof",
+                    name = new.name
+                ),
+                location: loc(pair.new.file, new.span),
+                previous: loc(pair.old.file, old.span),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(new.span),
+                exact: false,
+                rules: ONEOF_RULES,
+            }],
+        });
+    }
+    out
 }
 
 /// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
@@ -177,6 +234,7 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(new.span),
+                exact: false,
                 rules: RENAME_RULES,
             }],
         });
@@ -185,17 +243,24 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
 }
 
 /// What a message or enum is made of, to recognise it under another name.
+/// Types nested in the message itself are written relative to it, so that `Foo.Inner`
+/// and `Bar.Inner` match when `Foo` becomes `Bar`.
 fn message_signature(m: &Message) -> Vec<String> {
+    let own = format!("{}.", m.full_name);
     let mut sig: Vec<String> = m
         .fields
         .iter()
         .map(|f| {
+            let type_name = f.type_name.as_deref().unwrap_or_default();
+            let type_name = match type_name.strip_prefix(own.as_str()) {
+                Some(inner) => format!("Self.{inner}"),
+                None => type_name.to_string(),
+            };
             format!(
-                "{} {} {} {}",
+                "{} {} {} {type_name}",
                 f.number,
                 f.label.name(),
-                f.ty.name(),
-                f.type_name.as_deref().unwrap_or_default()
+                f.ty.name()
             )
         })
         .collect();
@@ -218,7 +283,6 @@ struct Named<'a> {
     kind: &'static str,
     full_name: &'a str,
     file: &'a File,
-    span: Span,
     name_span: Span,
     signature: Vec<String>,
 }
@@ -233,7 +297,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "message",
             full_name: name,
             file: m.file,
-            span: m.item.span,
             name_span: m.item.name_span,
             signature: message_signature(m.item),
         });
@@ -243,7 +306,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "enum",
             full_name: name,
             file: e.file,
-            span: e.item.span,
             name_span: e.item.name_span,
             signature: enum_signature(e.item),
         });
@@ -266,11 +328,21 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
             && !ctx.new_index.enums.contains_key(t.full_name)
     };
     let mut taken: BTreeSet<&str> = BTreeSet::new();
+    let mut renamed: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for old in old_types
         .iter()
         .filter(|t| is_gone(t) && !t.signature.is_empty())
     {
+        // Types nested in a renamed message were renamed with it: one cause.
+        let inside_renamed = renamed.iter().any(|r| {
+            old.full_name
+                .strip_prefix(r)
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
+        if inside_renamed {
+            continue;
+        }
         let same = |t: &&Named| {
             t.kind == old.kind
                 && t.file.package == old.file.package
@@ -285,6 +357,7 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
             .min_by_key(|t| (t.file.path != old.file.path, t.full_name));
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
+        renamed.push(old.full_name);
         out.push(rename_candidate(ctx, old, new));
     }
     out
@@ -296,16 +369,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
         relative(old.full_name, package),
         relative(new.full_name, package),
     );
-    let mut regions = vec![Region {
-        old_side: true,
-        path: old.file.path.clone(),
-        span: Some(old.span),
-        rules: if old.kind == "enum" {
-            ENUM_DELETE_RULES
-        } else {
-            MESSAGE_DELETE_RULES
-        },
-    }];
+    let mut regions = follow(ctx, old.full_name, new.full_name);
     for pair in ctx.field_pairs() {
         if pair.old.field.type_name.as_deref() == Some(old.full_name)
             && pair.new.field.type_name.as_deref() == Some(new.full_name)
@@ -314,6 +378,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(pair.new.field.span),
+                exact: false,
                 rules: TYPE_CHANGE_RULES,
             });
         }
@@ -327,6 +392,7 @@ fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
                 old_side: false,
                 path: pair.new_file.path.clone(),
                 span: Some(pair.new.span),
+                exact: false,
                 rules: TYPE_CHANGE_RULES,
             });
         }
@@ -358,20 +424,20 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
         let tops = old_file
             .messages
             .iter()
-            .map(|m| ("message", &m.full_name, m.span, MESSAGE_DELETE_RULES))
+            .map(|m| ("message", &m.full_name, m.name_span))
             .chain(
                 old_file
                     .enums
                     .iter()
-                    .map(|e| ("enum", &e.full_name, e.span, ENUM_DELETE_RULES)),
+                    .map(|e| ("enum", &e.full_name, e.name_span)),
             )
             .chain(
                 old_file
                     .services
                     .iter()
-                    .map(|s| ("service", &s.full_name, s.span, SERVICE_DELETE_RULES)),
+                    .map(|s| ("service", &s.full_name, s.name_span)),
             );
-        for (kind, full_name, span, rules) in tops {
+        for (kind, full_name, old_name_span) in tops {
             let Some((new_file, name_span)) = declared_in(ctx, kind, full_name) else {
                 continue;
             };
@@ -394,16 +460,47 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
                         old_file.path
                     ),
                     location: loc(new_file, name_span),
-                    previous: loc(old_file, span),
+                    previous: loc(old_file, old_name_span),
                     members: 0,
                 },
-                regions: vec![Region {
-                    old_side: true,
-                    path: old_file.path.clone(),
-                    span: Some(span),
-                    rules,
-                }],
+                regions: follow(ctx, full_name, full_name),
             });
+        }
+    }
+    out
+}
+
+/// The deletion reports a rename or move explains: the type itself and each type nested in
+/// it that lives on under the new name. A nested type that is really gone stays a finding of
+/// its own.
+fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
+    let region = |file: &File, span: Span| Region {
+        old_side: true,
+        path: file.path.clone(),
+        span: Some(span),
+        exact: true,
+        rules: TYPE_DELETE_RULES,
+    };
+    let mut out = Vec::new();
+    let mut todo = vec![(old_name.to_string(), new_name.to_string())];
+    while let Some((old, new)) = todo.pop() {
+        if let Some(m) = ctx.old_index.messages.get(&old) {
+            if ctx.new_index.messages.contains_key(&new) {
+                out.push(region(m.file, m.item.span));
+            }
+            let nested = m.item.messages.iter().map(|n| (&n.full_name, &n.name));
+            let enums = m.item.enums.iter().map(|e| (&e.full_name, &e.name));
+            for (full, name) in nested.chain(enums) {
+                todo.push((full.clone(), format!("{new}.{name}")));
+            }
+        } else if let Some(e) = ctx.old_index.enums.get(&old) {
+            if ctx.new_index.enums.contains_key(&new) {
+                out.push(region(e.file, e.item.span));
+            }
+        } else if let Some(s) = ctx.old_index.services.get(&old) {
+            if ctx.new_index.services.contains_key(&new) {
+                out.push(region(s.file, s.item.span));
+            }
         }
     }
     out
@@ -474,6 +571,7 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: true,
                 path: path.clone(),
                 span: None,
+                exact: false,
                 rules: ANY_RULE,
             }],
         });

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::lower::{collect_symbols, lower_file, Symbols};
+use super::lower::lower_file;
+use super::symbols::{collect_symbols, Symbols};
 use super::Schema;
 use crate::parse::{self, ast::TopItem, ParsedFile};
 
@@ -109,8 +110,10 @@ pub fn build_schema(
         return Err(BuildError { diagnostics });
     }
 
-    let mut symbols = Symbols::default();
-    symbols.paths = units.iter().map(|u| u.source.path.clone()).collect();
+    let mut symbols = Symbols {
+        paths: units.iter().map(|u| u.source.path.clone()).collect(),
+        ..Symbols::default()
+    };
     let mut errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);

@@ -552,3 +552,52 @@ fn names_sharing_a_scope_clash_as_in_buf() {
         "syntax = \"proto3\";\nmessage T {}\nmessage M { int32 T = 1; T t = 2; }\n",
     )]);
 }
+
+#[test]
+fn extension_numbers_must_be_in_the_extendee_ranges() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"syntax = "proto2";
+import "google/protobuf/descriptor.proto";
+message M { extensions 100 to 200; }
+message S { option message_set_wire_format = true; extensions 4 to max; }
+message N {}
+extend M { optional int32 ok = 150; optional int32 out = 300; }
+extend N { optional int32 none = 1; }
+extend S { optional M big = 2147483646; }
+extend google.protobuf.FieldOptions { optional int32 opt = 50000; optional int32 low = 1; }
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "extension `out`: number 300 is not in an extension range of `M`",
+            "extension `none`: number 1 is not in an extension range of `N`",
+            "extension `low`: number 1 is not in an extension range of `google.protobuf.FieldOptions`",
+        ]
+    );
+}
+
+#[test]
+fn diagnostics_name_the_source_and_label_the_span() {
+    let sources = vec![SourceFile {
+        path: "a.proto".into(),
+        display_name: "acme/a.proto @ main".into(),
+        text: Arc::from("syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n}\n"),
+    }];
+    let error = build_schema(sources, &NoImports)
+        .err()
+        .expect("a syntax error");
+    assert_eq!(error.diagnostics.len(), 1);
+    let diagnostic = &error.diagnostics[0];
+    let source = diagnostic.source_code().expect("source attached");
+    let labels: Vec<_> = diagnostic.labels().expect("labels").collect();
+    assert_eq!(labels.len(), 1);
+    assert_eq!(labels[0].label(), Some("expected `;` after field number"));
+    // Right after `1` (19 + 12 + 13 bytes).
+    assert_eq!(labels[0].offset(), 44);
+    let contents = source
+        .read_span(labels[0].inner(), 0, 0)
+        .expect("span readable");
+    assert_eq!(contents.name(), Some("acme/a.proto @ main"));
+}

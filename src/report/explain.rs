@@ -35,13 +35,20 @@ pub fn render(rule: &RuleMeta, style: Style) -> String {
             rule.replaced_by.join(", ")
         );
     }
-    out.push('\n');
     let body = strip_front_matter(rule.doc);
+    if !body.contains(rule.summary) {
+        let _ = writeln!(out, "{}", rule.summary);
+    }
+    out.push('\n');
     let mut in_code = false;
     let mut previous_blank = true;
     for line in body.lines() {
         if line.trim_start().starts_with("```") {
             in_code = !in_code;
+            continue;
+        }
+        if in_code && line.trim().is_empty() {
+            out.push('\n');
             continue;
         }
         if in_code {
@@ -87,15 +94,14 @@ fn header(rule: &RuleMeta) -> String {
     let mut categories: Vec<&str> = rule.categories.to_vec();
     categories.sort_by_key(|c| rules::CATEGORIES.iter().position(|k| k == c));
     format!(
-        "{} ({}, {default}; categories: {})\n{}",
+        "{} ({}, {default}; categories: {})",
         rule.id,
         rule.severity.name(),
         if categories.is_empty() {
             "none".to_string()
         } else {
             categories.join(", ")
-        },
-        rule.summary
+        }
     )
 }
 

@@ -1,7 +1,13 @@
 //! Renderers: each formats findings; none decides anything.
 
 pub mod explain;
+mod github;
+mod gitlab;
 mod json;
+mod junit;
+mod markdown;
+mod msvs;
+mod sarif;
 mod short;
 mod text;
 
@@ -9,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::compare::{Finding, Group};
+use crate::compare::{Finding, Group, Location};
 use crate::ignore::Ignored;
 use crate::rules::{self, Severity};
 
@@ -21,6 +27,20 @@ pub enum Format {
     Short,
     /// One JSON document (see DESIGN.md: version, findings, summary).
     Json,
+    /// GitHub Actions workflow commands (`::error file=…::message`): annotations on the PR diff.
+    #[value(alias = "github-actions")]
+    Github,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// JUnit XML as buf prints it: a testsuite per file, a failing testcase per finding.
+    Junit,
+    /// GitLab code quality report (JSON array).
+    #[value(alias = "gitlab-code-quality")]
+    Gitlab,
+    /// Visual Studio style: `path(line,col) : error RULE_ID : message`.
+    Msvs,
+    /// Markdown: a summary table and the findings, for PR comments and job summaries.
+    Markdown,
 }
 
 impl Format {
@@ -28,10 +48,13 @@ impl Format {
     /// so it maps to `short`), then ours.
     pub fn from_buf_name(name: &str) -> Option<Format> {
         use clap::ValueEnum as _;
-        match name {
-            "text" => Some(Format::Short),
-            _ => Format::from_str(name, true).ok(),
-        }
+        let ours = match name {
+            "text" => return Some(Format::Short),
+            "github-actions" => "github",
+            "gitlab-code-quality" => "gitlab",
+            other => other,
+        };
+        Format::from_str(ours, true).ok()
     }
 }
 
@@ -75,16 +98,27 @@ impl Default for Style {
 pub struct Context<'a> {
     /// The buf config version whose categories are reported.
     pub config_version: &'a str,
-    /// Findings silenced by `// protocompat:ignore` directives: counted in every summary.
-    pub ignored: &'a [Ignored],
-    /// `--show-ignored`: list them too.
-    pub show_ignored: bool,
     /// Both sides' texts, for snippets; without them the text format shows locations only.
     pub sources: Option<&'a Sources>,
     /// Root causes shared by several findings (`Finding.group` keys into this).
     pub groups: &'a [Group],
     pub stats: Option<Stats>,
     pub style: Style,
+    /// The old side as the user named it (a revision or a directory), for labels.
+    pub against: &'a str,
+    /// Prefixed to new-side paths (which are relative to ROOT) by the formats whose readers
+    /// resolve paths from the working directory (annotations, SARIF, ...): ROOT as given,
+    /// with a trailing `/`, or empty when ROOT is `.`.
+    pub new_prefix: &'a str,
+    /// The same for old-side paths: the `--against` directory, or `new_prefix` for a revision.
+    pub old_prefix: &'a str,
+    /// Base URL for file links in Markdown (e.g. `https://github.com/o/r/blob/SHA/`).
+    pub link_base: Option<&'a str>,
+    /// Findings silenced by `// protocompat:ignore` directives: counted in the text summary
+    /// and the JSON summary.
+    pub ignored: &'a [Ignored],
+    /// `--show-ignored`: list them too.
+    pub show_ignored: bool,
 }
 
 impl<'a> Context<'a> {
@@ -96,10 +130,63 @@ impl<'a> Context<'a> {
             groups: &[],
             stats: None,
             style: Style::default(),
+            against: "",
+            new_prefix: "",
+            old_prefix: "",
+            link_base: None,
             ignored: &[],
             show_ignored: false,
         }
     }
+
+    /// Where a finding is reported, as a path from the working directory: its new-side
+    /// location, or for a deleted file the old path (`deleted` true).
+    pub fn primary(&self, f: &Finding) -> Primary {
+        match (&f.location, &f.previous) {
+            (Some(l), _) => Primary {
+                path: format!("{}{}", self.new_prefix, l.path),
+                start_line: l.start_line,
+                start_column: l.start_column,
+                end_line: l.end_line,
+                end_column: l.end_column,
+                deleted: false,
+            },
+            (None, Some(p)) => Primary {
+                path: format!("{}{}", self.new_prefix, p.path),
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 1,
+                deleted: true,
+            },
+            // No location on either side (not produced by any rule today): buf's placeholder.
+            (None, None) => Primary {
+                path: "<input>".to_string(),
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 1,
+                deleted: false,
+            },
+        }
+    }
+
+    /// An old-side location's path from the working directory.
+    pub fn old_path(&self, l: &Location) -> String {
+        format!("{}{}", self.old_prefix, l.path)
+    }
+}
+
+/// A finding's reported place (see [`Context::primary`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Primary {
+    pub path: String,
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    /// The file is gone on the new side: `path` is where it was.
+    pub deleted: bool,
 }
 
 pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
@@ -109,12 +196,14 @@ pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
             out.push_str(&ignored_text(ctx));
             out
         }
-        Format::Short => {
-            let mut out = short::render(findings);
-            out.push_str(&ignored_text(ctx));
-            out
-        }
+        Format::Short => short::render(findings),
         Format::Json => json::render(findings, ctx),
+        Format::Github => github::render(findings, ctx),
+        Format::Sarif => sarif::render(findings, ctx),
+        Format::Junit => junit::render(findings, ctx),
+        Format::Gitlab => gitlab::render(findings, ctx),
+        Format::Msvs => msvs::render(findings, ctx),
+        Format::Markdown => markdown::render(findings, ctx),
     }
 }
 
@@ -127,26 +216,27 @@ pub fn ignored_text(ctx: &Context) -> String {
     }
     if ctx.show_ignored {
         for i in ctx.ignored {
-            let f = &i.finding;
-            let (path, line, col) = f.location.as_ref().map_or(("<unknown>", 1, 1), |l| {
-                (l.path.as_str(), l.start_line, l.start_column)
-            });
+            let at = ctx.primary(&i.finding);
             let _ = writeln!(
                 out,
-                "ignored: {path}:{line}:{col}: {} {} (by {}:{}: {})",
-                f.rule, f.message, i.directive.path, i.directive.start_line, i.reason
+                "ignored: {}:{}:{}: {} {} (by {}{}:{}: {})",
+                at.path,
+                at.start_line,
+                at.start_column,
+                i.finding.rule,
+                i.finding.message,
+                ctx.new_prefix,
+                i.directive.path,
+                i.directive.start_line,
+                i.reason
             );
         }
     }
     let n = ctx.ignored.len();
-    let _ = write!(
-        out,
-        "{n} finding{} ignored by protocompat:ignore comments",
-        if n == 1 { "" } else { "s" }
-    );
     let _ = writeln!(
         out,
-        "{}",
+        "{n} finding{} ignored by protocompat:ignore comments{}",
+        if n == 1 { "" } else { "s" },
         if ctx.show_ignored {
             "."
         } else {
@@ -178,4 +268,59 @@ pub fn counts(findings: &[Finding]) -> (usize, usize) {
         .filter(|f| severity(f) == Severity::Error)
         .count();
     (errors, findings.len() - errors)
+}
+
+/// When findings make the check fail (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FailOn {
+    /// Fail when any finding has severity error.
+    #[default]
+    Error,
+    /// Fail on any finding, warnings included.
+    Warning,
+    /// Never fail because of findings (exit 2 still reports a check that could not be done).
+    Never,
+}
+
+impl FailOn {
+    /// Whether these findings fail the check.
+    pub fn fails(self, findings: &[Finding]) -> bool {
+        let (errors, warnings) = counts(findings);
+        match self {
+            FailOn::Error => errors > 0,
+            FailOn::Warning => errors + warnings > 0,
+            FailOn::Never => false,
+        }
+    }
+}
+
+/// A stable identity for a finding across unrelated edits: a SHA-256 of the rule, the path
+/// and the message (which names the element, never a line number).
+pub fn fingerprint(rule: &str, path: &str, message: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for part in [rule, path, message] {
+        hasher.update(part.as_bytes());
+        hasher.update([0u8]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// How a directory given on the command line prefixes the paths inside it: empty for `.`,
+/// else the path as given (without a leading `./`) and a trailing `/`.
+pub fn path_prefix(dir: &std::path::Path) -> String {
+    let text = dir.to_string_lossy().replace('\\', "/");
+    let mut text = text
+        .trim_start_matches("./")
+        .trim_end_matches('/')
+        .to_string();
+    if text.is_empty() || text == "." {
+        return String::new();
+    }
+    text.push('/');
+    text
 }

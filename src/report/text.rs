@@ -29,7 +29,8 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
             .as_deref()
             .and_then(|key| ctx.groups.iter().find(|g| g.key == key));
         match group {
-            Some(g) if g.members > 1 => {
+            // A rename or move reads better as its cause even when only one rule fired.
+            Some(g) if g.members > 1 || g.location.is_some() => {
                 if !done.insert(g.key.as_str()) {
                     continue;
                 }
@@ -142,14 +143,16 @@ fn render_finding(
 ) {
     let severity = severity(f);
     let mut main = if is_deletion(f) {
-        let mut main = part_at(
+        let mut main = part_focused(
             ctx,
             Side::Old,
             f.previous.as_ref(),
+            deleted_field(&f.message),
             f.message.clone(),
             deleted_label(ctx),
         );
-        if let Some(loc) = &f.location {
+        // The new side is worth showing only where something of it survives (a parent).
+        if let Some(loc) = f.location.as_ref().filter(|l| l.span.is_some()) {
             main.related.push(part_at(
                 ctx,
                 Side::New,
@@ -187,7 +190,8 @@ fn render_finding(
         None => main.help = help,
     }
     emit(out, handler, &main);
-    if let Some(cause) = cause {
+    // A file deletion alone says no more than FILE_NO_DELETE's own message.
+    if let Some(cause) = cause.filter(|c| !c.title.ends_with("was deleted")) {
         note(out, ctx.style, &format!("cause: {}", cause.title));
     }
 }
@@ -260,8 +264,11 @@ fn render_group(
 /// ` (at path:line:col)` for a group member, so each can still be found.
 fn at(f: &Finding) -> String {
     match (&f.location, &f.previous) {
-        (Some(l), _) => format!(" ({}:{}:{})", l.path, l.start_line, l.start_column),
-        (None, Some(p)) => format!(" (was {}:{}:{})", p.path, p.start_line, p.start_column),
+        (Some(l), _) if l.span.is_some() => {
+            format!(" ({}:{}:{})", l.path, l.start_line, l.start_column)
+        }
+        (_, Some(p)) => format!(" (was {}:{}:{})", p.path, p.start_line, p.start_column),
+        (Some(l), None) => format!(" ({}:{}:{})", l.path, l.start_line, l.start_column),
         (None, None) => String::new(),
     }
 }
@@ -329,6 +336,19 @@ fn part_at(
     message: String,
     label: String,
 ) -> Part {
+    part_focused(ctx, side, loc, None, message, label)
+}
+
+/// [`part_at`], underlining the field a deletion finding names when it can be found inside
+/// the location (buf points deleted fields at their message; the reader wants the field).
+fn part_focused(
+    ctx: &Context,
+    side: Side,
+    loc: Option<&Location>,
+    deleted_field: Option<(&str, &str)>,
+    message: String,
+    label: String,
+) -> Part {
     let mut part = Part {
         message,
         code: None,
@@ -359,7 +379,8 @@ fn part_at(
         Some(rev) => format!("{} @ {rev}", loc.path),
         None => loc.path.clone(),
     };
-    let span = shown_span(text, loc);
+    let focus = deleted_field.and_then(|(number, name)| field_line(text, loc, number, name));
+    let span = focus.unwrap_or_else(|| shown_span(text, loc));
     part.labels.push(LabeledSpan::new_primary_with_span(
         Some(label),
         span.0..span.1,
@@ -385,6 +406,39 @@ fn shown_span(text: &str, loc: &Location) -> (usize, usize) {
     // Trim trailing whitespace of a cut span (`message Foo {` rather than `message Foo {  `).
     let trimmed = text[start..end].trim_end().len();
     (start, start + trimmed.max(if end > start { 1 } else { 0 }))
+}
+
+/// `("5", "discount")` from `Previously present field "5" with name "discount" ...`.
+fn deleted_field(message: &str) -> Option<(&str, &str)> {
+    let rest = message.strip_prefix("Previously present field \"")?;
+    let (number, rest) = rest.split_once('"')?;
+    let rest = rest.strip_prefix(" with name \"")?;
+    let (name, _) = rest.split_once('"')?;
+    Some((number, name))
+}
+
+/// The line declaring field `name = number` inside the location's span, trimmed.
+fn field_line(text: &str, loc: &Location, number: &str, name: &str) -> Option<(usize, usize)> {
+    let span = loc.span?;
+    let (start, end) = (span.start as usize, (span.end as usize).min(text.len()));
+    let block = text.get(start..end)?;
+    let mut offset = start;
+    for line in block.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or(line);
+        let declares = code.split_once('=').is_some_and(|(lhs, rhs)| {
+            lhs.split_whitespace().last() == Some(name)
+                && rhs
+                    .trim_start()
+                    .strip_prefix(number)
+                    .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_digit()))
+        });
+        if declares {
+            let lead = line.len() - line.trim_start().len();
+            return Some((offset + lead, offset + line.trim_end().len()));
+        }
+        offset += line.len();
+    }
+    None
 }
 
 fn first_line(text: &str) -> (usize, usize) {
