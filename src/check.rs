@@ -90,6 +90,8 @@ struct Collected {
     resolver: TreeResolver,
     /// Path relative to its root -> path relative to ROOT.
     external: HashMap<String, String>,
+    /// The compared files, as paths relative to ROOT.
+    compared: Vec<String>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -130,6 +132,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         new: HashMap::new(),
     };
     let mut files_checked = 0;
+    let mut compared = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -146,7 +149,9 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         sources.old.extend(result.old_texts);
         sources.new.extend(result.new_texts);
         files_checked += result.files_checked;
+        compared.extend(result.compared);
     }
+    something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     silenced.sort_by(|a: &Ignored, b: &Ignored| a.finding.sort_key().cmp(&b.finding.sort_key()));
     Ok(Outcome {
@@ -161,6 +166,34 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             elapsed: started.elapsed(),
         },
     })
+}
+
+/// As buf: a check that targets no file at all, or a `--path` that matches no file on either
+/// side, is an error rather than a silent pass.
+fn something_compared(
+    opts: &CheckOptions,
+    compared: &[String],
+    new: &Side,
+    old: &Side,
+) -> Result<(), Report> {
+    let sides = format!("@ {} or @ {}", new.root.label(), old.root.label());
+    for path in &opts.paths {
+        let wanted = normalize(path);
+        if !compared.iter().any(|c| is_within(c, &wanted)) {
+            return Err(miette!(
+                help = "--path is relative to ROOT",
+                "--path {path}: no .proto file under it {sides}"
+            ));
+        }
+    }
+    if compared.is_empty() {
+        return Err(miette!(
+            help = "check ROOT, --path and --exclude-path",
+            "no .proto file to compare under {} {sides}",
+            opts.root.display()
+        ));
+    }
+    Ok(())
 }
 
 fn same_rules(a: &Selection, b: &Selection) -> bool {
@@ -286,6 +319,12 @@ fn check_module(
         old_texts: texts(&old_files),
         new_texts: texts(&new_files),
         files_checked: files_checked(&old_files, &new_files),
+        compared: old_files
+            .compared
+            .iter()
+            .chain(&new_files.compared)
+            .cloned()
+            .collect(),
     })
 }
 
@@ -297,6 +336,8 @@ struct ModuleResult {
     old_texts: HashMap<String, Arc<str>>,
     new_texts: HashMap<String, Arc<str>>,
     files_checked: usize,
+    /// Paths relative to ROOT compared on either side.
+    compared: Vec<String>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
@@ -588,6 +629,7 @@ fn collect(
         }
     }
 
+    let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
     let tree = &side.root;
     let files = chosen
         .par_iter()
@@ -626,6 +668,7 @@ fn collect(
         files,
         resolver: TreeResolver { roots },
         external,
+        compared,
     })
 }
 
