@@ -135,7 +135,7 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format: text (rich diagnostics), short (one line per finding), json.
+    /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Which findings make the exit code 1: errors, any finding, or none.
