@@ -12,6 +12,8 @@ use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
+mod fix_cli;
+
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]
 #[command(name = "protocompat", version, about)]
@@ -133,7 +135,7 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format: text (rich diagnostics), short (one line per finding), json.
+    /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Which findings make the exit code 1: errors, any finding, or none.
@@ -143,6 +145,16 @@ struct CheckArgs {
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
     link_base: Option<String>,
+    /// Add the missing `reserved` numbers and names for deleted fields and enum values to
+    /// the files on disk, then check again (the exit code reflects what remains).
+    #[arg(long)]
+    fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
+    /// List the findings silenced by `// protocompat:ignore` comments.
+    #[arg(long)]
+    show_ignored: bool,
     /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
@@ -261,7 +273,21 @@ fn run_check(args: CheckArgs) -> ExitCode {
         exclude_paths: args.exclude_path,
         config: args.config,
     };
-    match protocompat::check(&options) {
+    if args.fix {
+        if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {
+            return code;
+        }
+    }
+    let mut result = protocompat::check(&options);
+    if let (true, Ok(outcome)) = (args.fix, &result) {
+        match fix_cli::run(&options, outcome, args.dry_run, &new_prefix) {
+            Err(code) => return code,
+            Ok(fix_cli::Then::CheckAgain) => result = protocompat::check(&options),
+            Ok(fix_cli::Then::Report) => {}
+            Ok(fix_cli::Then::Exit) => return fail_code(args.fail_on.fails(&outcome.findings)),
+        }
+    }
+    match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
@@ -276,6 +302,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 new_prefix: &new_prefix,
                 old_prefix: &old_prefix,
                 link_base: args.link_base.as_deref(),
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
             };
             let format = args.error_format.unwrap_or(args.format);
             print(&report::render(format, &outcome.findings, &ctx));
@@ -291,6 +319,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+fn fail_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
