@@ -395,8 +395,13 @@ extend Order {
 
 #[test]
 fn extension_deleted() {
+    // EXTENSION_NO_DELETE exists in buf's v2 configuration.
     let start = EXTENSIONS.find("extend Order").expect("extend");
-    insta::assert_snapshot!(one(EXTENSIONS, &EXTENSIONS[..start]));
+    let config = ("buf.yaml", "version: v2\nbreaking:\n  use: [FILE]\n");
+    insta::assert_snapshot!(render(
+        &[(ORDER, EXTENSIONS), config],
+        &[(ORDER, &EXTENSIONS[..start]), config],
+    ));
 }
 
 #[test]
