@@ -26,11 +26,11 @@ def gen_file(r, syntax):
         fields=[]
         n=1
         for j in range(r.randint(1,7)):
-            kind=r.choice(["scalar","scalar","msg","enum","map","repeated","oneof","opt"])
+            kind=r.choice(["scalar","scalar","msg","enum","map","repeated","oneof","opt","group","feat"])
             fields.append(dict(kind=kind, name=f"f_{i}_{j}", num=n, ty=r.choice(SCALARS), ref=f"M{r.randint(0,3)}", opts=r.choice(["","","[deprecated = true]","[json_name = \"jj%d\"]"%j])))
             n+=1
         msgs.append(dict(name=f"M{i}", fields=fields, reserved=r.choice([None,(50,60)]), nested=r.random()<0.4))
-    return dict(syntax=syntax, pkg=r.choice(["a.v1","a.v2"]), msgs=msgs, enum_vals=[("E_ZERO",0),("E_ONE",1),("E_TWO",2)][:r.randint(1,3)], svc=r.random()<0.6, go=r.choice(["x/y","x/z"]))
+    return dict(ext=r.random()<0.5, closed=r.random()<0.3, legacy_json=r.random()<0.3, syntax=syntax, pkg=r.choice(["a.v1","a.v2"]), msgs=msgs, enum_vals=[("E_ZERO",0),("E_ONE",1),("E_TWO",2)][:r.randint(1,3)], svc=r.random()<0.6, go=r.choice(["x/y","x/z"]))
 def render(s, r):
     out=[]
     if s["syntax"]=="editions": out.append('edition = "2023";')
@@ -52,13 +52,26 @@ def render(s, r):
             elif k=="map": out.append(f'  map<string, {f["ty"] if f["ty"] not in ("float","double","bytes") else "int32"}> {f["name"]} = {f["num"]};')
             elif k=="repeated": out.append(f'  repeated {f["ty"]} {f["name"]} = {f["num"]}{o};')
             elif k=="oneof": out.append(f'  oneof o_{f["name"]} {{ {f["ty"]} {f["name"]} = {f["num"]}{o}; }}')
+            elif k=="group":
+                if s["syntax"]=="proto2": out.append(f'  optional group G{f["num"]} = {f["num"]} {{ optional {f["ty"]} g = 1; }}')
+                elif s["syntax"]=="editions": out.append(f'  {ref} {f["name"]} = {f["num"]} [features.message_encoding = DELIMITED];')
+                else: out.append(f'  {ref} {f["name"]} = {f["num"]};')
+            elif k=="feat":
+                if s["syntax"]=="editions": out.append(f'  {"string" if f["ty"] in ("string","bytes") else "repeated int32"} {f["name"]} = {f["num"]} [{"features.utf8_validation = NONE" if f["ty"]=="string" else "features.repeated_field_encoding = EXPANDED"}];')
+                elif s["syntax"]=="proto2": out.append(f'  optional int64 {f["name"]} = {f["num"]} [default = {f["num"] * 7}];')
+                else: out.append(f'  repeated int32 {f["name"]} = {f["num"]} [packed = false];')
             elif k=="opt":
                 if s["syntax"]=="proto3": out.append(f'  optional {f["ty"]} {f["name"]} = {f["num"]}{o};')
                 elif s["syntax"]=="proto2": out.append(f'  required {f["ty"]} {f["name"]} = {f["num"]}{o};')
                 else: out.append(f'  {f["ty"]} {f["name"]} = {f["num"]} [features.field_presence = IMPLICIT];')
+        if s["ext"] and s["syntax"]!="proto3" and m["name"]=="M0": out.append('  extensions 100 to 200;')
+        if s["legacy_json"] and s["syntax"]=="editions": out.append('  option features.json_format = LEGACY_BEST_EFFORT;')
         out.append('}')
+    if s["ext"] and s["syntax"]!="proto3":
+        out.append(f'extend M0 {{ {"optional " if s["syntax"]=="proto2" else ""}int32 ext_a = 100; {"repeated" } string ext_b = 101; }}')
     vals=" ".join(f"{n} = {v};" for n,v in s["enum_vals"])
-    out.append(f'enum E {{ {vals} }}')
+    closed = " option features.enum_type = CLOSED;" if s["closed"] and s["syntax"]=="editions" else ""
+    out.append(f'enum E {{{closed} {vals} }}')
     if s["svc"]: out.append('service S { rpc Get(M0) returns (M0); rpc Put(stream M0) returns (M0); }')
     return "\n".join(out)+"\n"
 def mutate(s, r):
@@ -67,9 +80,9 @@ def mutate(s, r):
         m=r.choice(s["msgs"]); 
         if not m["fields"]: continue
         f=r.choice(m["fields"])
-        op=r.choice(["type","kind","del","rename","num","opts","syntax","pkg","reserved","enum","svc","nested","go"])
+        op=r.choice(["type","kind","del","rename","num","opts","syntax","pkg","reserved","enum","svc","nested","go","ext","closed","legacy_json"])
         if op=="type": f["ty"]=r.choice(SCALARS)
-        elif op=="kind": f["kind"]=r.choice(["scalar","msg","enum","map","repeated","oneof","opt"])
+        elif op=="kind": f["kind"]=r.choice(["scalar","msg","enum","map","repeated","oneof","opt","group","feat"])
         elif op=="del": m["fields"].remove(f)
         elif op=="rename": f["name"]=f["name"]+"_r"
         elif op=="num": f["num"]=f["num"]+100
@@ -81,7 +94,10 @@ def mutate(s, r):
         elif op=="svc": s["svc"]=not s["svc"]
         elif op=="nested": m["nested"]=not m["nested"]
         elif op=="go": s["go"]=r.choice(["x/y","x/q"])
+        elif op in ("ext","closed","legacy_json"): s[op]=not s[op]
     return s
+STATS = {"findings": 0, "compile_errors": 0}
+
 def run_case(seed, cats):
     r=random.Random(seed)
     base=f"{WORK}/c{seed}"
@@ -104,6 +120,8 @@ def run_case(seed, cats):
         pc_err=False
     except Exception:
         got=[]; pc_err=True
+    STATS["findings"] += len(exp)
+    STATS["compile_errors"] += int(buf_compile_error)
     if buf_compile_error or pc_err:
         if buf_compile_error != pc_err or p.returncode!=2 and buf_compile_error:
             return f"c{seed}: compile mismatch buf_err={buf_compile_error} ({b.stderr.strip()[:200]} {exp[:1]}) pc_rc={p.returncode} ({p.stderr.strip()[:300]})"
@@ -122,4 +140,5 @@ if __name__=="__main__":
     for seed in range(int(sys.argv[1]), int(sys.argv[2])):
         res=run_case(seed, cats)
         if res: bad+=1; print(res)
+    print(f"buf findings compared: {STATS['findings']}, cases buf could not compile: {STATS['compile_errors']}")
     print("bad", bad)

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use miette::{miette, Report};
 use rayon::prelude::*;
 
-use crate::compare::{self, Finding, Location};
-use crate::config::{is_unstable_package, Config, Layout, Selection};
+use crate::compare::{self, Finding, Group, Location};
+use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
 use crate::model::{self, Schema, SourceFile};
+use crate::report::{Sources, Stats};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
 };
@@ -53,6 +54,11 @@ pub struct Outcome {
     pub config_version: String,
     /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
     pub warnings: Vec<Report>,
+    /// Root causes shared by findings (`Finding.group` keys).
+    pub groups: Vec<Group>,
+    /// Both sides' texts and labels, for the text format's snippets.
+    pub sources: Sources,
+    pub stats: Stats,
 }
 
 /// The check could not be done; every diagnostic names the revision and path concerned.
@@ -84,6 +90,7 @@ struct Collected {
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    let started = std::time::Instant::now();
     let (new, old) = open_sides(opts)?;
     let explicit = match &opts.config {
         Some(path) => Some(Config::from_path(path)?),
@@ -93,18 +100,122 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         Some(c) => c.clone(),
         None => side_config(&*new.root)?,
     };
-    let selection = config.select()?;
-    let mut warnings: Vec<Report> = selection
-        .warnings
-        .iter()
-        .map(|w| miette!(severity = miette::Severity::Warning, "{w}"))
-        .collect();
-
     let new_layout = layout_of(&explicit, &*new.root)?;
     let old_layout = layout_of(&explicit, &*old.root)?;
+
+    let mut selections = Vec::new();
+    for module in &new_layout.modules {
+        selections.push(config.select_with(config.breaking_for(module))?);
+    }
+    let mut warnings: Vec<Report> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for warning in selections.iter().flat_map(|s| &s.warnings) {
+        if seen.insert(warning.clone()) {
+            warnings.push(miette!(severity = miette::Severity::Warning, "{warning}"));
+        }
+    }
+
+    let uniform = selections.windows(2).all(|w| same_rules(&w[0], &w[1]));
+    let pairs = pair_modules(&new_layout, &old_layout, uniform, &new, &old)?;
+    let mut findings = Vec::new();
+    let mut groups = Vec::new();
+    let mut sources = Sources {
+        old_label: old.root.label().to_string(),
+        new_label: new.root.label().to_string(),
+        old: HashMap::new(),
+        new: HashMap::new(),
+    };
+    let mut files_checked = 0;
+    for (new_module, old_module) in pairs {
+        let mut module_warnings = Vec::new();
+        let result = check_module(
+            (&new, &new_layout, new_module),
+            (&old, &old_layout, old_module),
+            &selections[new_module],
+            opts,
+            &mut module_warnings,
+        )?;
+        warnings.extend(module_warnings);
+        findings.extend(result.findings);
+        groups.extend(result.groups);
+        sources.old.extend(result.old_texts);
+        sources.new.extend(result.new_texts);
+        files_checked += result.files_checked;
+    }
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    Ok(Outcome {
+        findings,
+        config_version: config.version.clone(),
+        warnings,
+        groups,
+        sources,
+        stats: Stats {
+            files_checked,
+            elapsed: started.elapsed(),
+        },
+    })
+}
+
+fn same_rules(a: &Selection, b: &Selection) -> bool {
+    a.rules
+        .iter()
+        .map(|r| r.id)
+        .eq(b.rules.iter().map(|r| r.id))
+        && a.ignore == b.ignore
+        && a.ignore_only == b.ignore_only
+        && a.ignore_unstable_packages == b.ignore_unstable_packages
+}
+
+/// Which old module each new module is compared with, as buf pairs them: by position when
+/// both sides have as many modules; when the new side has more and they all share one rule
+/// set, new modules without an old counterpart (by module path) are left out.
+fn pair_modules(
+    new: &Layout,
+    old: &Layout,
+    uniform: bool,
+    new_side: &Side,
+    old_side: &Side,
+) -> Result<Vec<(usize, usize)>, Report> {
+    if new.modules.len() == old.modules.len() {
+        return Ok((0..new.modules.len()).map(|i| (i, i)).collect());
+    }
+    let mismatch = || {
+        miette!(
+            help = "buf compares the modules of a workspace pairwise; give both sides the same modules",
+            "ROOT has {} module(s) @ {} but {} @ {}",
+            new.modules.len(),
+            new_side.root.label(),
+            old.modules.len(),
+            old_side.root.label()
+        )
+    };
+    if new.modules.len() < old.modules.len() || !uniform {
+        return Err(mismatch());
+    }
+    let mut pairs = Vec::new();
+    for (old_index, old_module) in old.modules.iter().enumerate() {
+        let new_index = new
+            .modules
+            .iter()
+            .position(|m| m.name == old_module.name)
+            .ok_or_else(mismatch)?;
+        pairs.push((new_index, old_index));
+    }
+    Ok(pairs)
+}
+
+/// Builds one module at both sides and runs its rules; findings come back with paths
+/// relative to ROOT.
+fn check_module(
+    (new, new_layout, new_module): (&Side, &Layout, usize),
+    (old, old_layout, old_module): (&Side, &Layout, usize),
+    selection: &Selection,
+    opts: &CheckOptions,
+    warnings: &mut Vec<Report>,
+) -> Result<ModuleResult, Error> {
     let (new_files, old_files) = rayon::join(
-        || collect(&new, &new_layout, opts),
-        || collect(&old, &old_layout, opts),
+        || collect(new, new_layout, new_module, opts),
+        || collect(old, old_layout, old_module, opts),
     );
     let (new_files, old_files) = both(new_files, old_files)?;
 
@@ -128,16 +239,54 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     warnings.extend(new_built.warnings);
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
-    findings.retain(|f| !ignored(f, &selection, &new_built.schema, &old_built.schema));
+    findings.retain(|f| !ignored(f, selection, &new_built.schema, &old_built.schema));
+    let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
     for f in &mut findings {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
     }
-    Ok(Outcome {
+    for g in &mut groups {
+        relabel(&mut g.location, &new_files.external);
+        relabel(&mut g.previous, &old_files.external);
+    }
+    Ok(ModuleResult {
         findings,
-        config_version: selection.version,
-        warnings,
+        groups,
+        old_texts: texts(&old_files),
+        new_texts: texts(&new_files),
+        files_checked: files_checked(&old_files, &new_files),
     })
+}
+
+/// What one module's check gives.
+struct ModuleResult {
+    findings: Vec<Finding>,
+    groups: Vec<Group>,
+    old_texts: HashMap<String, Arc<str>>,
+    new_texts: HashMap<String, Arc<str>>,
+    files_checked: usize,
+}
+
+/// Each compared file's text, keyed by the path findings report.
+fn texts(side: &Collected) -> HashMap<String, Arc<str>> {
+    side.files
+        .iter()
+        .map(|f| {
+            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            (path.clone(), f.text.clone())
+        })
+        .collect()
+}
+
+/// Paths compared on either side.
+fn files_checked(old: &Collected, new: &Collected) -> usize {
+    let paths: std::collections::HashSet<&str> = old
+        .files
+        .iter()
+        .chain(&new.files)
+        .map(|f| f.path.as_str())
+        .collect();
+    paths.len()
 }
 
 fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {
@@ -165,7 +314,7 @@ fn side_config(root: &dyn Tree) -> Result<Config, Report> {
 /// the side's own buf.yaml.
 fn layout_of(explicit: &Option<Config>, root: &dyn Tree) -> Result<Layout, Report> {
     if let Some(config) = explicit {
-        if config.name.ends_with(".yaml") || config.name.ends_with(".yml") {
+        if config.kind == Kind::BufYaml {
             return Ok(config.layout.clone());
         }
     }
@@ -365,20 +514,26 @@ fn shown(path: &str) -> &str {
 }
 
 /// Reads a side's compared files (filtered by the layout and `--path`/`--exclude-path`).
-fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collected, Report> {
+fn collect(
+    side: &Side,
+    layout: &Layout,
+    module: usize,
+    opts: &CheckOptions,
+) -> Result<Collected, Report> {
+    let this = &layout.modules[module];
     let label = side.root.label().to_string();
     let paths: Vec<String> = opts.paths.iter().map(|p| normalize(p)).collect();
     let excluded: Vec<String> = opts.exclude_paths.iter().map(|p| normalize(p)).collect();
     let wanted = |external: &str| {
         (paths.is_empty() || paths.iter().any(|p| is_within(external, p)))
             && !excluded.iter().any(|p| is_within(external, p))
-            && !layout.excludes.iter().any(|p| is_within(external, p))
+            && !this.excludes.iter().any(|p| is_within(external, p))
     };
 
     // (path relative to its root, path relative to ROOT)
     let mut chosen: Vec<(String, String)> = Vec::new();
     let mut external = HashMap::new();
-    for root in &layout.roots {
+    for root in &this.roots {
         let listed = side.root.list_protos(root)?.ok_or_else(|| {
             miette!(
                 "{} @ {label}: root listed in buf.yaml does not exist",
@@ -416,9 +571,16 @@ fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collecte
         })
         .collect::<Result<Vec<_>, Report>>()?;
 
-    let mut roots: Vec<SearchRoot> = layout
-        .roots
-        .iter()
+    // Imports resolve in this module's roots first, then in the workspace's other modules.
+    let module_roots = this.roots.iter().chain(
+        layout
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != module)
+            .flat_map(|(_, m)| &m.roots),
+    );
+    let mut roots: Vec<SearchRoot> = module_roots
         .map(|r| SearchRoot {
             tree: side.root.clone(),
             dir: r.clone(),

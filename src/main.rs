@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use protocompat::config::Config;
-use protocompat::report::{self, Format};
+use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
@@ -24,6 +24,61 @@ enum Command {
     Check(CheckArgs),
     /// List the rules: id, categories, default, summary.
     Rules(RulesArgs),
+    /// Show a rule's documentation: what it detects, why it breaks, an example, the fix.
+    Explain(ExplainArgs),
+}
+
+#[derive(Args)]
+struct ExplainArgs {
+    /// The rule id, e.g. FIELD_NO_DELETE.
+    rule: String,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// How text output is drawn.
+#[derive(Args)]
+struct DisplayArgs {
+    /// Colour: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: ColorChoice,
+    /// Draw with plain ASCII instead of Unicode box characters.
+    #[arg(long)]
+    ascii: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl DisplayArgs {
+    fn style(&self) -> report::Style {
+        use std::io::IsTerminal as _;
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+        };
+        report::Style {
+            color,
+            unicode: !self.ascii,
+            width: terminal_width(),
+        }
+    }
+}
+
+/// `COLUMNS`, else the terminal's width, else 100 (piped output).
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w: &usize| *w >= 40)
+        .or_else(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
+        .unwrap_or(100)
 }
 
 #[derive(Args)]
@@ -59,9 +114,26 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text", alias = "error-format")]
+    /// Output format: text (rich diagnostics), short (one line per finding), json.
+    #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Which findings make the exit code 1: errors, any finding, or none.
+    #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
+    fail_on: FailOn,
+    /// Base URL for file links in `--format markdown`
+    /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
+    /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
+    /// our `short`), as are ours.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
+    error_format: Option<Format>,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+fn parse_buf_format(value: &str) -> Result<Format, String> {
+    Format::from_buf_name(value).ok_or_else(|| format!("unknown format `{value}`"))
 }
 
 #[derive(Args)]
@@ -89,13 +161,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Rules(args) => run_rules(args),
+        Command::Explain(args) => run_explain(args),
     }
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
+    let new_prefix = report::path_prefix(&args.root);
+    let old_prefix = if std::path::Path::new(&args.against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&args.against))
+    } else {
+        new_prefix.clone()
+    };
     let options = CheckOptions {
         root: args.root,
-        against: args.against,
+        against: args.against.clone(),
         new_side: match (args.rev, args.staged) {
             (Some(rev), _) => NewSide::Rev(rev),
             (None, true) => NewSide::Staged,
@@ -115,10 +194,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
+                sources: Some(&outcome.sources),
+                groups: &outcome.groups,
+                stats: Some(outcome.stats),
+                style: args.display.style(),
+                against: &args.against,
+                new_prefix: &new_prefix,
+                old_prefix: &old_prefix,
+                link_base: args.link_base.as_deref(),
             };
-            print(&report::render(args.format, &outcome.findings, &ctx));
-            let (errors, _warnings) = report::counts(&outcome.findings);
-            if errors > 0 {
+            let format = args.error_format.unwrap_or(args.format);
+            print(&report::render(format, &outcome.findings, &ctx));
+            if args.fail_on.fails(&outcome.findings) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -159,7 +246,12 @@ fn run_rules(args: RulesArgs) -> ExitCode {
         .collect();
     let mut out = String::new();
     let width = shown.iter().map(|r| r.id.len()).max().unwrap_or(2);
-    let cat_width = 26;
+    let cat_width = shown
+        .iter()
+        .map(|r| report::categories(r.id, version).join(",").len())
+        .max()
+        .unwrap_or(0)
+        .max("CATEGORIES".len());
     let header = match used {
         Some(_) => format!(
             "{:width$}  {:cat_width$}  {:7}  {:4}  SUMMARY\n",
@@ -195,6 +287,30 @@ fn run_rules(args: RulesArgs) -> ExitCode {
     }
     print(&out);
     ExitCode::SUCCESS
+}
+
+fn run_explain(args: ExplainArgs) -> ExitCode {
+    if let Some(rule) = report::explain::lookup(&args.rule) {
+        print(&report::explain::render(rule, args.display.style()));
+        return ExitCode::SUCCESS;
+    }
+    let suggestions = report::explain::suggestions(&args.rule);
+    let hint = match suggestions.as_slice() {
+        [] => "run `protocompat rules --all` to list the rule ids".to_string(),
+        [one] => format!("did you mean `{one}`?"),
+        many => format!(
+            "did you mean one of {}?",
+            many.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    eprintln!(
+        "{:?}",
+        miette::miette!(help = hint, "unknown rule id `{}`", args.rule)
+    );
+    ExitCode::from(2)
 }
 
 /// Writes to stdout, ignoring a closed pipe (`protocompat rules | head`).

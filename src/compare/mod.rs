@@ -6,9 +6,11 @@
 //! by every rule (a check runs dozens of rules over the same pairs).
 
 mod finding;
+pub mod group;
 mod index;
 
 pub use finding::{Edit, Finding, Location, Sink};
+pub use group::Group;
 pub use index::{InFile, Index};
 
 use std::collections::HashMap;

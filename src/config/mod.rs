@@ -29,23 +29,47 @@ pub struct Breaking {
     pub disable_builtin: bool,
 }
 
-/// Which directories of ROOT hold the compared files.
+/// Which directories of ROOT hold the compared files: one module (buf v1beta1/v1, or no
+/// config), or the modules of a buf v2 workspace. buf checks each module on its own, with its
+/// own breaking configuration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
+    pub modules: Vec<Module>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    /// The v2 module path (`""` otherwise): what messages call the module.
+    pub name: String,
     /// Roots relative to ROOT (`""` = ROOT itself). File paths are matched relative to their
     /// root and reported relative to ROOT.
     pub roots: Vec<String>,
     /// Paths relative to ROOT whose files are not compared.
     pub excludes: Vec<String>,
+    /// The module's breaking section (ignore paths relative to the module), when its
+    /// buf.yaml gives one.
+    pub breaking: Option<Breaking>,
 }
 
 impl Default for Layout {
     fn default() -> Self {
         Layout {
-            roots: vec![String::new()],
-            excludes: Vec::new(),
+            modules: vec![Module {
+                name: String::new(),
+                roots: vec![String::new()],
+                excludes: Vec::new(),
+                breaking: None,
+            }],
         }
     }
+}
+
+/// What kind of file a configuration came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    BufYaml,
+    Toml,
+    Defaults,
 }
 
 #[derive(Debug, Clone)]
@@ -55,7 +79,9 @@ pub struct Config {
     /// The buf config version whose rule set and categories apply: v1beta1, v1 or v2.
     pub version: String,
     pub breaking: Breaking,
+    /// The layout a buf.yaml gives (the default layout for other kinds).
     pub layout: Layout,
+    pub kind: Kind,
     /// The text it was read from and what diagnostics call it, to point at offending ids.
     pub source: Option<(String, String)>,
 }
@@ -68,6 +94,7 @@ impl Default for Config {
             version: "v1".into(),
             breaking: Breaking::default(),
             layout: Layout::default(),
+            kind: Kind::Defaults,
             source: None,
         }
     }
@@ -101,10 +128,28 @@ impl Config {
 
     /// Resolves `use`/`except`/`ignore_only` to rules, as buf does for this version.
     pub fn select(&self) -> Result<Selection, Report> {
-        select::select(&self.breaking, &self.version, &self.name).map_err(|unknown| {
+        self.select_with(&self.breaking)
+    }
+
+    /// The breaking section that applies to `module`: a buf.yaml's module-specific one, else
+    /// this configuration's.
+    pub fn breaking_for<'a>(&'a self, module: &'a Module) -> &'a Breaking {
+        match (&module.breaking, self.kind) {
+            (Some(breaking), Kind::BufYaml) => breaking,
+            _ => &self.breaking,
+        }
+    }
+
+    /// Like [`Config::select`] for another breaking section of this configuration.
+    pub fn select_with(&self, breaking: &Breaking) -> Result<Selection, Report> {
+        select::select(breaking, &self.version, &self.name).map_err(|unknown| {
+            let who = self
+                .source
+                .as_ref()
+                .map_or(&self.name, |(display, _)| display);
             let message = format!(
-                "{}: {:?} is not a known rule or category ID for config version {}",
-                self.name, unknown, self.version
+                "{who}: {unknown:?} is not a known rule or category ID for config version {}",
+                self.version
             );
             match &self.source {
                 Some((display, text)) => ConfigError::at(
@@ -135,20 +180,18 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    /// `span`: the offending bytes of `text`, when known.
     pub fn at(
         message: String,
         display: &str,
         text: &str,
-        offset: Option<usize>,
+        span: Option<std::ops::Range<usize>>,
         label: &str,
     ) -> ConfigError {
         let len = text.len();
-        let span = offset.map(|o| {
-            let o = o.min(len);
-            let end = text[o..]
-                .find(['\n', ' ', ':', ','])
-                .map_or(len, |e| o + e.max(1));
-            SourceSpan::from(o..end.min(len))
+        let span = span.map(|r| {
+            let start = r.start.min(len);
+            SourceSpan::from(start..r.end.clamp(start, len))
         });
         ConfigError {
             message,
@@ -159,8 +202,8 @@ impl ConfigError {
     }
 }
 
-/// Byte offset of the first occurrence of `word` not inside a longer identifier.
-fn find_word(text: &str, word: &str) -> Option<usize> {
+/// Where `word` first occurs in `text`, not inside a longer identifier.
+fn find_word(text: &str, word: &str) -> Option<std::ops::Range<usize>> {
     let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut from = 0;
     while let Some(i) = text[from..].find(word) {
@@ -169,7 +212,7 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
         let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_id(c));
         let after_ok = text[end..].chars().next().is_none_or(|c| !is_id(c));
         if before_ok && after_ok && !word.is_empty() {
-            return Some(start);
+            return Some(start..end);
         }
         from = end.max(from + 1);
         if from >= text.len() {
@@ -179,8 +222,18 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// One character at a 1-based line and column, as a byte range.
+pub(crate) fn point(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
+    let start = offset_of(text, line, column);
+    let end = text[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    start..end
+}
+
 /// 1-based line and column to a byte offset.
-pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line {

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use miette::Report;
 use serde::Deserialize;
 
-use super::{Breaking, Config, ConfigError, Layout};
+use super::{Breaking, Config, ConfigError, Kind, Layout};
 use crate::source::normalize;
 
 #[derive(Deserialize, Default)]
@@ -50,7 +50,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             format!("{display}: invalid protocompat.toml: {}", e.message()),
             display,
             text,
-            e.span().map(|s| s.start),
+            e.span(),
             "here",
         )
         .into()
@@ -61,7 +61,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             format!("{display}: unknown version {version:?} (expected v1beta1, v1 or v2)"),
             display,
             text,
-            text.find(&version),
+            text.find(&version).map(|i| i..i + version.len()),
             "unknown version",
         )
         .into());
@@ -86,6 +86,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             disable_builtin: b.disable_builtin,
         },
         layout: Layout::default(),
+        kind: Kind::Toml,
         source: Some((display.to_string(), text.to_string())),
     })
 }

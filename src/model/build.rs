@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::lower::{collect_symbols, lower_file, Symbols};
+use super::lower::lower_file;
+use super::symbols::{collect_symbols, Symbols};
 use super::Schema;
 use crate::parse::{self, ast::TopItem, ParsedFile};
 
@@ -66,6 +67,8 @@ pub(super) struct Unit {
     pub imports: Vec<usize>,
     /// Indexes of the files it imports publicly.
     pub public_imports: Vec<usize>,
+    /// The span of the import statement of each entry of `imports`.
+    pub import_spans: Vec<crate::model::Span>,
     /// Some import of this file could not be found.
     pub missing_import: bool,
 }
@@ -88,6 +91,7 @@ pub fn build_schema(
             parsed,
             imports: Vec::new(),
             public_imports: Vec::new(),
+            import_spans: Vec::new(),
             missing_import: false,
         })
         .collect();
@@ -95,6 +99,7 @@ pub fn build_schema(
     let mut diagnostics = Vec::new();
     let mut warnings = Vec::new();
     load_imports(&mut units, resolver, &mut diagnostics, &mut warnings);
+    report_import_cycles(&units, &mut diagnostics);
 
     for unit in &units {
         for (span, message) in &unit.parsed.errors {
@@ -105,8 +110,10 @@ pub fn build_schema(
         return Err(BuildError { diagnostics });
     }
 
-    let mut symbols = Symbols::default();
-    symbols.paths = units.iter().map(|u| u.source.path.clone()).collect();
+    let mut symbols = Symbols {
+        paths: units.iter().map(|u| u.source.path.clone()).collect(),
+        ..Symbols::default()
+    };
     let mut errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
@@ -218,6 +225,7 @@ fn load_imports(
                             parsed,
                             imports: Vec::new(),
                             public_imports: Vec::new(),
+                            import_spans: Vec::new(),
                             missing_import: false,
                         });
                         let i = units.len() - 1;
@@ -240,6 +248,7 @@ fn load_imports(
             match found {
                 Some(i) => {
                     unit.imports.push(i);
+                    unit.import_spans.push(import.span);
                     if import.public {
                         unit.public_imports.push(i);
                     }
@@ -273,6 +282,56 @@ fn open_import(
         display_name: path.to_string(),
         text: Arc::from(text),
     }))
+}
+
+/// Import cycles are errors (protoc and buf refuse them). Each cycle is reported once, at
+/// the import statement that closes it. Iterative depth-first search: no recursion.
+fn report_import_cycles(units: &[Unit], diagnostics: &mut Vec<miette::Report>) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        OnStack,
+        Done,
+    }
+    let mut state = vec![State::New; units.len()];
+    for root in 0..units.len() {
+        if state[root] != State::New {
+            continue;
+        }
+        // (file, index of the next import to visit)
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = State::OnStack;
+        while let Some(&mut (file, ref mut next)) = stack.last_mut() {
+            let Some(&target) = units[file].imports.get(*next) else {
+                state[file] = State::Done;
+                stack.pop();
+                continue;
+            };
+            let edge = *next;
+            *next += 1;
+            match state[target] {
+                State::New => {
+                    state[target] = State::OnStack;
+                    stack.push((target, 0));
+                }
+                State::OnStack => {
+                    let start = stack.iter().position(|&(f, _)| f == target).unwrap_or(0);
+                    let mut chain: Vec<&str> = stack[start..]
+                        .iter()
+                        .map(|&(f, _)| units[f].source.path.as_str())
+                        .collect();
+                    chain.push(units[target].source.path.as_str());
+                    diagnostics.push(report(
+                        &units[file],
+                        units[file].import_spans[edge],
+                        &format!("import cycle: {}", chain.join(" -> ")),
+                        "closes the cycle",
+                    ));
+                }
+                State::Done => {}
+            }
+        }
+    }
 }
 
 /// The files whose symbols `index` may use: itself, its imports, and whatever those

@@ -79,11 +79,52 @@ pub fn inherited(parent: &Features) -> Features {
 /// Applies the `features.*` options written on one element, in order (the last one wins).
 pub fn apply_options(features: &mut Features, options: &[OptionEntry]) {
     for entry in options {
-        let OptionValue::Ident(value) = &entry.value else {
-            continue;
-        };
-        let span = Some(entry.span);
-        match entry.name.as_str() {
+        match &entry.value {
+            OptionValue::Ident(value) => apply_one(features, &entry.name, value, entry.span),
+            // `option features = { field_presence: IMPLICIT };`
+            OptionValue::Aggregate(text) if entry.name == "features" => {
+                for (key, value) in simple_fields(text) {
+                    apply_one(features, &format!("features.{key}"), &value, entry.span);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `name: IDENT` pairs at the top level of a message literal (nested messages, such
+/// as language features in brackets, are skipped).
+fn simple_fields(text: &str) -> Vec<(String, String)> {
+    use crate::parse::lexer::{lex, TokenKind};
+    let tokens = lex(text).tokens;
+    let ident = |i: usize| match tokens.get(i) {
+        Some(t) if t.kind == TokenKind::Ident => Some(text[t.span.range()].to_string()),
+        _ => None,
+    };
+    let symbol =
+        |i: usize, c: char| matches!(tokens.get(i), Some(t) if t.kind == TokenKind::Symbol(c));
+    let mut pairs = Vec::new();
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::Symbol('{' | '[' | '<') => depth += 1,
+            TokenKind::Symbol('}' | ']' | '>') => depth = depth.saturating_sub(1),
+            TokenKind::Ident if depth == 1 && symbol(i + 1, ':') => {
+                if let (Some(key), Some(value)) = (ident(i), ident(i + 2)) {
+                    pairs.push((key, value));
+                }
+            }
+            _ => {}
+        }
+    }
+    pairs
+}
+
+/// Applies one `features.<name> = VALUE` setting.
+fn apply_one(features: &mut Features, name: &str, value: &str, span: super::Span) {
+    {
+        let span = Some(span);
+        match name {
             "features.field_presence" => set(&mut features.field_presence, span, value, |v| {
                 Some(match v {
                     "EXPLICIT" => FieldPresence::Explicit,

@@ -2,228 +2,13 @@
 //! synthesized map entries, groups, synthetic oneofs, labels, JSON names, defaults and
 //! effective features.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::build::{Unit, Visible};
 use super::features::{apply_options, inherited, syntax_defaults};
+use super::symbols::{file_package, join, Sym, SymKind, Symbols};
 use super::*;
 use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum SymKind {
-    Package,
-    Message,
-    Enum,
-    Service,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Sym {
-    pub kind: SymKind,
-    pub file: usize,
-}
-
-/// Every package, message, enum and service of every file in the build, by full name.
-#[derive(Default)]
-pub(super) struct Symbols {
-    map: HashMap<String, Sym>,
-    /// Path of each file, by index (for "not imported" hints).
-    pub paths: Vec<String>,
-    /// Full names of the closed enums (proto2 semantics), which proto3 messages and
-    /// implicit-presence fields cannot use.
-    closed_enums: HashSet<String>,
-}
-
-/// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
-/// syntax default (proto2 closed; proto3 and editions open).
-fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
-    let enum_type = |options: &mut dyn Iterator<Item = &ast::OptionDecl>| {
-        options
-            .filter(|o| o.canonical_name() == "features.enum_type")
-            .last()
-            .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
-    };
-    let own = enum_type(&mut decl.body.iter().filter_map(|item| match item {
-        EnumItem::Option(o) => Some(o),
-        _ => None,
-    }));
-    let file = enum_type(&mut ast.items.iter().filter_map(|item| match item {
-        TopItem::Option(o) => Some(o),
-        _ => None,
-    }));
-    let by_syntax = !matches!(
-        &ast.syntax,
-        Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
-    );
-    own.or(file).unwrap_or(by_syntax)
-}
-
-pub(super) type Errors = Vec<(usize, Span, String)>;
-
-fn join(scope: &str, name: &str) -> String {
-    if scope.is_empty() {
-        name.to_string()
-    } else {
-        format!("{scope}.{name}")
-    }
-}
-
-fn file_package(ast: &ast::FileAst) -> &str {
-    ast.items
-        .iter()
-        .find_map(|item| match item {
-            TopItem::Package(p) => Some(p.name.text.as_str()),
-            _ => None,
-        })
-        .unwrap_or("")
-}
-
-/// Records the symbols one file declares (including the messages that groups and map
-/// fields synthesize).
-pub(super) fn collect_symbols(
-    ast: &ast::FileAst,
-    file: usize,
-    symbols: &mut Symbols,
-    errors: &mut Errors,
-) {
-    let package = file_package(ast);
-    let mut prefix = String::new();
-    for part in package.split('.').filter(|p| !p.is_empty()) {
-        prefix = join(&prefix, part);
-        symbols.map.entry(prefix.clone()).or_insert(Sym {
-            kind: SymKind::Package,
-            file,
-        });
-    }
-    let mut add = |name: String, kind: SymKind, span: Span, errors: &mut Errors| {
-        if let Some(existing) = symbols.map.get(&name) {
-            if existing.kind != SymKind::Package || kind != SymKind::Package {
-                errors.push((file, span, format!("`{name}` is already defined")));
-            }
-            return;
-        }
-        symbols.map.insert(name, Sym { kind, file });
-    };
-    fn message_items(
-        scope: &str,
-        items: &[MessageItem],
-        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
-        errors: &mut Errors,
-    ) {
-        for item in items {
-            match item {
-                MessageItem::Message(m) => {
-                    let name = join(scope, &m.name.text);
-                    add(name.clone(), SymKind::Message, m.name.span, errors);
-                    message_items(&name, &m.body, add, errors);
-                }
-                MessageItem::Enum(e) => add(
-                    join(scope, &e.name.text),
-                    SymKind::Enum,
-                    e.name.span,
-                    errors,
-                ),
-                MessageItem::Field(f) => field_symbols(scope, f, add, errors),
-                MessageItem::Oneof(o) => {
-                    for f in &o.fields {
-                        field_symbols(scope, f, add, errors);
-                    }
-                }
-                MessageItem::Extend(e) => {
-                    for f in &e.fields {
-                        field_symbols(scope, f, add, errors);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    fn field_symbols(
-        scope: &str,
-        field: &ast::FieldDecl,
-        add: &mut dyn FnMut(String, SymKind, Span, &mut Errors),
-        errors: &mut Errors,
-    ) {
-        match (&field.ty, &field.group_body) {
-            (TypeRef::Group, Some(body)) => {
-                let name = join(scope, &field.name.text);
-                add(name.clone(), SymKind::Message, field.name.span, errors);
-                message_items(&name, body, add, errors);
-            }
-            (TypeRef::Map { .. }, _) => add(
-                join(scope, &map_entry_name(&field.name.text)),
-                SymKind::Message,
-                field.name.span,
-                errors,
-            ),
-            _ => {}
-        }
-    }
-    record_closed_enums(ast, package, &mut symbols.closed_enums);
-    for item in &ast.items {
-        match item {
-            TopItem::Message(m) => {
-                let name = join(package, &m.name.text);
-                add(name.clone(), SymKind::Message, m.name.span, errors);
-                message_items(&name, &m.body, &mut add, errors);
-            }
-            TopItem::Enum(e) => add(
-                join(package, &e.name.text),
-                SymKind::Enum,
-                e.name.span,
-                errors,
-            ),
-            TopItem::Service(s) => add(
-                join(package, &s.name.text),
-                SymKind::Service,
-                s.name.span,
-                errors,
-            ),
-            TopItem::Extend(e) => {
-                for f in &e.fields {
-                    field_symbols(package, f, &mut add, errors);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Adds the full names of the file's closed enums (top-level and nested) to `closed`.
-fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashSet<String>) {
-    fn in_message(
-        ast: &ast::FileAst,
-        scope: &str,
-        items: &[MessageItem],
-        closed: &mut HashSet<String>,
-    ) {
-        for item in items {
-            match item {
-                MessageItem::Enum(e) if enum_is_closed(ast, e) => {
-                    closed.insert(join(scope, &e.name.text));
-                }
-                MessageItem::Message(m) => {
-                    in_message(ast, &join(scope, &m.name.text), &m.body, closed)
-                }
-                MessageItem::Field(ast::FieldDecl {
-                    name,
-                    group_body: Some(body),
-                    ..
-                }) => in_message(ast, &join(scope, &name.text), body, closed),
-                _ => {}
-            }
-        }
-    }
-    for item in &ast.items {
-        match item {
-            TopItem::Enum(e) if enum_is_closed(ast, e) => {
-                closed.insert(join(package, &e.name.text));
-            }
-            TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
-            _ => {}
-        }
-    }
-}
 
 /// protoc's name of the message synthesized for a map field: `foo_bar` -> `FooBarEntry`.
 pub fn map_entry_name(field: &str) -> String {
@@ -434,7 +219,7 @@ impl Lower<'_> {
                     if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
                         return Some((candidate, sym));
                     }
-                } else {
+                } else if sym.kind != SymKind::Value {
                     // The first component names a scope: the rest must be found inside it.
                     let full = join(&scope, name);
                     return self.lookup(&full, everywhere).map(|s| (full, s));
@@ -628,10 +413,17 @@ impl Lower<'_> {
         scope: &Scope,
         nested: &mut Vec<Message>,
     ) -> Vec<Field> {
+        let resolved = matches!(
+            self.resolve_symbol(&decl.extendee.text, scope.name, false),
+            Some((_, sym)) if sym.kind == SymKind::Message
+        );
         let extendee = self.resolve_message(&decl.extendee.text, scope.name, decl.extendee.span);
         decl.fields
             .iter()
             .map(|f| {
+                if resolved {
+                    self.check_extension_number(&extendee, f);
+                }
                 let mut field = self.field(f, scope, None, nested);
                 field.full_name = join(scope.name, &field.name);
                 field.extendee = Some(extendee.clone());
@@ -639,6 +431,24 @@ impl Lower<'_> {
                 field
             })
             .collect()
+    }
+
+    /// An extension's number must lie in one of the extendee's extension ranges.
+    fn check_extension_number(&mut self, extendee: &str, field: &ast::FieldDecl) {
+        let inside = self
+            .symbols
+            .extension_ranges
+            .get(extendee)
+            .is_some_and(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&field.number)));
+        if !inside {
+            self.errors.push((
+                field.number_span,
+                format!(
+                    "extension `{}`: number {} is not in an extension range of `{extendee}`",
+                    field.name.text, field.number
+                ),
+            ));
+        }
     }
 
     /// Lowers one field. A map field's entry or a group's message is pushed to `nested`

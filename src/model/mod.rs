@@ -11,6 +11,7 @@ mod build;
 mod features;
 mod lower;
 mod position;
+mod symbols;
 mod validate;
 mod wkt;
 pub use build::{build_schema, BuildError, BuildOutput, ImportResolver, NoImports, SourceFile};

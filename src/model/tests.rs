@@ -339,8 +339,8 @@ enum F { A = 0; B = 0; }
     assert_eq!(
         errors,
         vec![
+            "`M.a` is already defined (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)",
             "field `b` of `M` uses number 1, already used by field `a`",
-            "field `a` is defined twice in `M`",
             "field `c` uses number 5, which is reserved (5 to 5)",
             "field name `old` is reserved",
             "field `d`: numbers 19000 to 19999 are reserved for the protobuf implementation",
@@ -478,7 +478,7 @@ fn closed_enums_are_refused_where_buf_refuses_them() {
         ),
         (
             "b.proto",
-            "edition = \"2023\";\noption features.field_presence = IMPLICIT;\nenum C { option features.enum_type = CLOSED; A = 0; }\nmessage N { C c = 1; repeated C d = 2; C e = 3 [features.field_presence = EXPLICIT]; }\n",
+            "edition = \"2023\";\npackage b;\noption features.field_presence = IMPLICIT;\nenum C { option features.enum_type = CLOSED; A = 0; }\nmessage N { C c = 1; repeated C d = 2; C e = 3 [features.field_presence = EXPLICIT]; }\n",
         ),
     ]);
     assert_eq!(
@@ -487,7 +487,93 @@ fn closed_enums_are_refused_where_buf_refuses_them() {
             "closed enum `E` cannot be used in a proto3 message",
             "closed enum `E` cannot be used in a proto3 message",
             "closed enum `E` cannot be used in a proto3 message",
-            "closed enum `C` cannot be used in a field with implicit presence",
+            "closed enum `b.C` cannot be used in a field with implicit presence",
+        ]
+    );
+}
+
+#[test]
+fn features_as_a_message_literal() {
+    let schema = build(&[(
+        "a.proto",
+        "edition = \"2023\";\noption features = { field_presence: IMPLICIT enum_type: CLOSED };\nmessage M { int32 a = 1; }\nenum E { A = 1; }\n",
+    )]);
+    let file = &schema.files["a.proto"];
+    assert_eq!(file.features.field_presence.value, FieldPresence::Implicit);
+    assert_eq!(
+        file.messages[0].fields[0].features.field_presence.value,
+        FieldPresence::Implicit
+    );
+    assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
+}
+
+#[test]
+fn import_cycles_are_errors() {
+    let errors = build_errors(&[
+        ("a.proto", "syntax = \"proto3\";\nimport \"b.proto\";\n"),
+        ("b.proto", "syntax = \"proto3\";\nimport \"c.proto\";\n"),
+        ("c.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+        ("d.proto", "syntax = \"proto3\";\nimport \"a.proto\";\n"),
+    ]);
+    assert_eq!(
+        errors,
+        vec!["import cycle: a.proto -> b.proto -> c.proto -> a.proto"]
+    );
+}
+
+#[test]
+fn names_sharing_a_scope_clash_as_in_buf() {
+    let hint = " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)";
+    let cases = [
+        (
+            "enum A { UNKNOWN = 0; }\nenum B { UNKNOWN = 0; }\n",
+            "UNKNOWN",
+        ),
+        ("message M { message foo {} int32 foo = 1; }\n", "M.foo"),
+        (
+            "message M { oneof foo { int32 a = 1; } int32 foo = 2; }\n",
+            "M.foo",
+        ),
+        ("enum A { M = 0; }\nmessage M {}\n", "M"),
+        ("message M { enum E { X = 0; } message X {} }\n", "M.X"),
+    ];
+    for (body, name) in cases {
+        let text = format!("syntax = \"proto3\";\n{body}");
+        let errors = build_errors(&[("a.proto", &text)]);
+        assert_eq!(
+            errors,
+            vec![format!("`{name}` is already defined{hint}")],
+            "{body}"
+        );
+    }
+    // A field named like a type elsewhere does not hide that type from resolution.
+    build(&[(
+        "b.proto",
+        "syntax = \"proto3\";\nmessage T {}\nmessage M { int32 T = 1; T t = 2; }\n",
+    )]);
+}
+
+#[test]
+fn extension_numbers_must_be_in_the_extendee_ranges() {
+    let errors = build_errors(&[(
+        "a.proto",
+        r#"syntax = "proto2";
+import "google/protobuf/descriptor.proto";
+message M { extensions 100 to 200; }
+message S { option message_set_wire_format = true; extensions 4 to max; }
+message N {}
+extend M { optional int32 ok = 150; optional int32 out = 300; }
+extend N { optional int32 none = 1; }
+extend S { optional M big = 2147483646; }
+extend google.protobuf.FieldOptions { optional int32 opt = 50000; optional int32 low = 1; }
+"#,
+    )]);
+    assert_eq!(
+        errors,
+        vec![
+            "extension `out`: number 300 is not in an extension range of `M`",
+            "extension `none`: number 1 is not in an extension range of `N`",
+            "extension `low`: number 1 is not in an extension range of `google.protobuf.FieldOptions`",
         ]
     );
 }

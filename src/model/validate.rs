@@ -157,7 +157,6 @@ fn check_number(number: i64, span: Span, name: &str, errors: &mut Vec<(Span, Str
 
 fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
     let mut numbers: HashMap<i64, &str> = HashMap::new();
-    let mut names: HashMap<&str, ()> = HashMap::new();
     for field in &message.fields {
         check_number(field.number, field.number_span, &field.name, errors);
         if let Some(other) = numbers.insert(field.number, &field.name) {
@@ -166,15 +165,6 @@ fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
                 format!(
                     "field `{}` of `{}` uses number {}, already used by field `{other}`",
                     field.name, message.full_name, field.number
-                ),
-            ));
-        }
-        if names.insert(&field.name, ()).is_some() {
-            errors.push((
-                field.name_span,
-                format!(
-                    "field `{}` is defined twice in `{}`",
-                    field.name, message.full_name
                 ),
             ));
         }

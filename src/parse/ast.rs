@@ -133,8 +133,8 @@ pub enum TypeRef {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldDecl {
+    /// The label keyword as written (`optional`, `required`, `repeated`), if any.
     pub label: Option<(Label, Span)>,
-    /// proto3 / proto2 `optional` written explicitly (the label above is Optional then).
     pub ty: TypeRef,
     pub type_span: Span,
     pub name: Name,

@@ -127,6 +127,12 @@ impl Lexer<'_> {
             .position(|&b| b == b'\n')
             .map_or(self.bytes.len(), |i| start + i);
         self.pos = end;
+        // A CRLF line ending's `\r` is not part of the comment.
+        let end = if self.text[..end].ends_with('\r') && end > start + 2 {
+            end - 1
+        } else {
+            end
+        };
         self.out.comments.push(LexComment {
             span: Span::new(start, end),
             text: self.text[start + 2..end].to_string(),
@@ -388,6 +394,14 @@ mod tests {
         assert_eq!(lexed.comments[0].text, " one");
         assert_eq!(lexed.comments[1].text, " two ");
         assert_eq!(lexed.comments[1].span, Span::new(9, 18));
+    }
+
+    #[test]
+    fn crlf_is_not_part_of_a_line_comment() {
+        let lexed = lex("// buf:lint:ignore X\r\nmessage");
+        assert_eq!(lexed.comments[0].text, " buf:lint:ignore X");
+        assert_eq!(lexed.comments[0].span, Span::new(0, 20));
+        assert_eq!(lexed.tokens.len(), 1);
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn label_for(message: &str) -> String {
     match message.split_once(", found ") {
         Some((expected, _)) if expected.starts_with("expected ") => expected.to_string(),
         _ if message.starts_with("cannot resolve type") => "not found".to_string(),
-        _ if message.contains("already used by") || message.contains("defined twice") => {
+        _ if message.contains("already used by") || message.contains("already defined") => {
             "duplicate".to_string()
         }
         _ if message.contains("reserved") => "reserved".to_string(),

@@ -26,6 +26,8 @@ struct JsonFinding<'a> {
     previous: Option<Span<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
+    /// The root cause shared with other findings (a stable key), null when alone.
+    group: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -86,5 +88,15 @@ fn finding<'a>(f: &'a Finding, ctx: &Context) -> JsonFinding<'a> {
         message: &f.message,
         previous: f.previous.as_ref().map(Span::from),
         help: f.help.as_deref(),
+        group: shared_group(f, ctx),
     }
+}
+
+/// The finding's group key when the group has other members too (null when alone).
+fn shared_group<'a>(f: &'a Finding, ctx: &Context) -> Option<&'a str> {
+    let key = f.group.as_deref()?;
+    ctx.groups
+        .iter()
+        .any(|g| g.key == key && g.members > 1)
+        .then_some(key)
 }

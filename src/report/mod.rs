@@ -1,29 +1,197 @@
 //! Renderers: each formats findings; none decides anything.
 
+pub mod explain;
+mod github;
+mod gitlab;
 mod json;
+mod junit;
+mod markdown;
+mod msvs;
+mod sarif;
+mod short;
 mod text;
 
-use crate::compare::Finding;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::compare::{Finding, Group, Location};
 use crate::rules::{self, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One line per finding: `path:line:col: RULE_ID message`, then a summary line.
+    /// Rich diagnostics: both revisions' snippets, the rule id, the fix, a summary.
     Text,
+    /// One line per finding: `path:line:col: severity[RULE_ID]: message` (editors, grep).
+    Short,
     /// One JSON document (see DESIGN.md: version, findings, summary).
     Json,
+    /// GitHub Actions workflow commands (`::error file=…::message`): annotations on the PR diff.
+    #[value(alias = "github-actions")]
+    Github,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// JUnit XML as buf prints it: a testsuite per file, a failing testcase per finding.
+    Junit,
+    /// GitLab code quality report (JSON array).
+    #[value(alias = "gitlab-code-quality")]
+    Gitlab,
+    /// Visual Studio style: `path(line,col) : error RULE_ID : message`.
+    Msvs,
+    /// Markdown: a summary table and the findings, for PR comments and job summaries.
+    Markdown,
 }
 
-/// What a renderer needs besides the findings: the buf config version whose categories
-/// are reported.
+impl Format {
+    /// Maps a `--error-format` value, buf's names first (`text` is buf's one-line format,
+    /// so it maps to `short`), then ours.
+    pub fn from_buf_name(name: &str) -> Option<Format> {
+        use clap::ValueEnum as _;
+        let ours = match name {
+            "text" => return Some(Format::Short),
+            "github-actions" => "github",
+            "gitlab-code-quality" => "gitlab",
+            other => other,
+        };
+        Format::from_str(ours, true).ok()
+    }
+}
+
+/// The text of every compared file on both sides, keyed by the path findings report, and
+/// what to call each side (`main`, `working tree`, `index`).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub old_label: String,
+    pub new_label: String,
+    pub old: HashMap<String, Arc<str>>,
+    pub new: HashMap<String, Arc<str>>,
+}
+
+/// Facts about the check shown in the text summary.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub files_checked: usize,
+    pub elapsed: Duration,
+}
+
+/// How the text formats draw: colour, Unicode box characters, line width.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    pub unicode: bool,
+    pub width: usize,
+}
+
+impl Default for Style {
+    /// Plain and stable: no colour, Unicode, 100 columns (what the snapshot tests use).
+    fn default() -> Self {
+        Style {
+            color: false,
+            unicode: true,
+            width: 100,
+        }
+    }
+}
+
+/// What a renderer needs besides the findings.
 pub struct Context<'a> {
+    /// The buf config version whose categories are reported.
     pub config_version: &'a str,
+    /// Both sides' texts, for snippets; without them the text format shows locations only.
+    pub sources: Option<&'a Sources>,
+    /// Root causes shared by several findings (`Finding.group` keys into this).
+    pub groups: &'a [Group],
+    pub stats: Option<Stats>,
+    pub style: Style,
+    /// The old side as the user named it (a revision or a directory), for labels.
+    pub against: &'a str,
+    /// Prefixed to new-side paths (which are relative to ROOT) by the formats whose readers
+    /// resolve paths from the working directory (annotations, SARIF, ...): ROOT as given,
+    /// with a trailing `/`, or empty when ROOT is `.`.
+    pub new_prefix: &'a str,
+    /// The same for old-side paths: the `--against` directory, or `new_prefix` for a revision.
+    pub old_prefix: &'a str,
+    /// Base URL for file links in Markdown (e.g. `https://github.com/o/r/blob/SHA/`).
+    pub link_base: Option<&'a str>,
+}
+
+impl<'a> Context<'a> {
+    /// A context with no sources, groups or stats, and the default style.
+    pub fn new(config_version: &'a str) -> Self {
+        Context {
+            config_version,
+            sources: None,
+            groups: &[],
+            stats: None,
+            style: Style::default(),
+            against: "",
+            new_prefix: "",
+            old_prefix: "",
+            link_base: None,
+        }
+    }
+
+    /// Where a finding is reported, as a path from the working directory: its new-side
+    /// location, or for a deleted file the old path (`deleted` true).
+    pub fn primary(&self, f: &Finding) -> Primary {
+        match (&f.location, &f.previous) {
+            (Some(l), _) => Primary {
+                path: format!("{}{}", self.new_prefix, l.path),
+                start_line: l.start_line,
+                start_column: l.start_column,
+                end_line: l.end_line,
+                end_column: l.end_column,
+                deleted: false,
+            },
+            (None, Some(p)) => Primary {
+                path: format!("{}{}", self.new_prefix, p.path),
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 1,
+                deleted: true,
+            },
+            // No location on either side (not produced by any rule today): buf's placeholder.
+            (None, None) => Primary {
+                path: "<input>".to_string(),
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 1,
+                deleted: false,
+            },
+        }
+    }
+
+    /// An old-side location's path from the working directory.
+    pub fn old_path(&self, l: &Location) -> String {
+        format!("{}{}", self.old_prefix, l.path)
+    }
+}
+
+/// A finding's reported place (see [`Context::primary`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Primary {
+    pub path: String,
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    /// The file is gone on the new side: `path` is where it was.
+    pub deleted: bool,
 }
 
 pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
     match format {
-        Format::Text => text::render(findings),
+        Format::Text => text::render(findings, ctx),
+        Format::Short => short::render(findings),
         Format::Json => json::render(findings, ctx),
+        Format::Github => github::render(findings, ctx),
+        Format::Sarif => sarif::render(findings, ctx),
+        Format::Junit => junit::render(findings, ctx),
+        Format::Gitlab => gitlab::render(findings, ctx),
+        Format::Msvs => msvs::render(findings, ctx),
+        Format::Markdown => markdown::render(findings, ctx),
     }
 }
 
@@ -49,4 +217,59 @@ pub fn counts(findings: &[Finding]) -> (usize, usize) {
         .filter(|f| severity(f) == Severity::Error)
         .count();
     (errors, findings.len() - errors)
+}
+
+/// When findings make the check fail (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FailOn {
+    /// Fail when any finding has severity error.
+    #[default]
+    Error,
+    /// Fail on any finding, warnings included.
+    Warning,
+    /// Never fail because of findings (exit 2 still reports a check that could not be done).
+    Never,
+}
+
+impl FailOn {
+    /// Whether these findings fail the check.
+    pub fn fails(self, findings: &[Finding]) -> bool {
+        let (errors, warnings) = counts(findings);
+        match self {
+            FailOn::Error => errors > 0,
+            FailOn::Warning => errors + warnings > 0,
+            FailOn::Never => false,
+        }
+    }
+}
+
+/// A stable identity for a finding across unrelated edits: a SHA-256 of the rule, the path
+/// and the message (which names the element, never a line number).
+pub fn fingerprint(rule: &str, path: &str, message: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for part in [rule, path, message] {
+        hasher.update(part.as_bytes());
+        hasher.update([0u8]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// How a directory given on the command line prefixes the paths inside it: empty for `.`,
+/// else the path as given (without a leading `./`) and a trailing `/`.
+pub fn path_prefix(dir: &std::path::Path) -> String {
+    let text = dir.to_string_lossy().replace('\\', "/");
+    let mut text = text
+        .trim_start_matches("./")
+        .trim_end_matches('/')
+        .to_string();
+    if text.is_empty() || text == "." {
+        return String::new();
+    }
+    text.push('/');
+    text
 }

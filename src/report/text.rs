@@ -1,34 +1,519 @@
-//! `--format text`: `path:line:col: RULE_ID message`, one line per finding, then a summary.
+//! `--format text`: one miette diagnostic per root cause, like rustc's output.
+//!
+//! Each finding shows its rule id as the code, the new revision's snippet underlined at the
+//! exact span, the old revision's snippet (a related diagnostic labelled with the revision),
+//! and the fix. For a deletion the old snippet leads and the new side shows where the element
+//! used to live. Findings sharing a root cause (see `compare::group`) render as one
+//! diagnostic naming the cause, with each rule's finding as a note. A summary ends the output.
 
-use std::fmt::Write as _;
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
-use super::counts;
-use crate::compare::Finding;
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
+    ThemeCharacters, ThemeStyles,
+};
 
-pub fn render(findings: &[Finding]) -> String {
+use super::{categories, counts, severity, Context, Style};
+use crate::compare::{Finding, Group, Location};
+use crate::rules::Severity;
+
+pub fn render(findings: &[Finding], ctx: &Context) -> String {
+    let handler = handler(ctx.style);
     let mut out = String::new();
+    let mut done: HashSet<&str> = HashSet::new();
     for f in findings {
-        let (path, line, col) = match (&f.location, &f.previous) {
-            (Some(l), _) => (l.path.as_str(), l.start_line, l.start_column),
-            // A deleted file: point at where it was.
-            (None, Some(p)) => (p.path.as_str(), 1, 1),
-            (None, None) => ("<unknown>", 1, 1),
-        };
-        let _ = writeln!(out, "{path}:{line}:{col}: {} {}", f.rule, f.message);
+        let group = f
+            .group
+            .as_deref()
+            .and_then(|key| ctx.groups.iter().find(|g| g.key == key));
+        match group {
+            // A rename or move reads better as its cause even when only one rule fired.
+            Some(g) if g.members > 1 || g.location.is_some() => {
+                if !done.insert(g.key.as_str()) {
+                    continue;
+                }
+                let members: Vec<&Finding> = findings
+                    .iter()
+                    .filter(|m| m.group.as_deref() == Some(g.key.as_str()))
+                    .collect();
+                render_group(&mut out, &handler, g, &members, ctx);
+            }
+            alone => render_finding(&mut out, &handler, f, alone, ctx),
+        }
     }
-    let (errors, warnings) = counts(findings);
-    let _ = match (errors, warnings) {
-        (0, 0) => writeln!(out, "No breaking changes."),
-        _ => writeln!(
-            out,
-            "{} breaking change{} ({errors} error{}, {warnings} warning{}).",
-            errors + warnings,
-            plural(errors + warnings),
-            plural(errors),
-            plural(warnings)
+    summary(&mut out, findings, ctx);
+    out
+}
+
+fn handler(style: Style) -> GraphicalReportHandler {
+    let characters = if style.unicode {
+        ThemeCharacters::unicode()
+    } else {
+        ThemeCharacters::ascii()
+    };
+    let styles = if style.color {
+        ThemeStyles::ansi()
+    } else {
+        ThemeStyles::none()
+    };
+    GraphicalReportHandler::new_themed(GraphicalTheme { characters, styles })
+        .with_width(style.width)
+        .with_urls(false)
+        .with_context_lines(1)
+}
+
+/// One snippet-bearing diagnostic; the old or new side of a finding.
+struct Part {
+    message: String,
+    code: Option<String>,
+    severity: miette::Severity,
+    source: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+    related: Vec<Part>,
+}
+
+impl fmt::Debug for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Part {}
+
+impl Diagnostic for Part {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.related.iter().map(|p| p as &dyn Diagnostic)))
+        }
+    }
+}
+
+/// Which revision a location belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Old,
+    New,
+}
+
+/// A finding removes something when its rule is a deletion rule or the new side is gone.
+fn is_deletion(f: &Finding) -> bool {
+    f.rule.contains("_NO_DELETE") || f.location.is_none()
+}
+
+fn render_finding(
+    out: &mut String,
+    handler: &GraphicalReportHandler,
+    f: &Finding,
+    cause: Option<&Group>,
+    ctx: &Context,
+) {
+    let severity = severity(f);
+    let mut main = if is_deletion(f) {
+        let mut main = part_focused(
+            ctx,
+            Side::Old,
+            f.previous.as_ref(),
+            deleted_field(&f.message),
+            f.message.clone(),
+            deleted_label(ctx),
+        );
+        // The new side is worth showing only where something of it survives (a parent).
+        if let Some(loc) = f.location.as_ref().filter(|l| l.span.is_some()) {
+            main.related.push(part_at(
+                ctx,
+                Side::New,
+                Some(loc),
+                format!("where it used to be, in {}:", new_side_name(ctx)),
+                "no longer here".to_string(),
+            ));
+        }
+        main
+    } else {
+        let mut main = part_at(
+            ctx,
+            Side::New,
+            f.location.as_ref(),
+            f.message.clone(),
+            "changed here".to_string(),
+        );
+        if let Some(prev) = &f.previous {
+            main.related.push(part_at(
+                ctx,
+                Side::Old,
+                Some(prev),
+                format!("before, in `{}`:", old_label(ctx)),
+                "was this".to_string(),
+            ));
+        }
+        main
+    };
+    main.code = Some(f.rule.to_string());
+    main.severity = miette_severity(severity);
+    // The help goes on the last part rendered so it closes the diagnostic.
+    let help = f.help.clone().or_else(|| Some(generic_help(f.rule)));
+    match main.related.last_mut() {
+        Some(last) => last.help = help,
+        None => main.help = help,
+    }
+    emit(out, handler, &main);
+    // A file deletion alone says no more than FILE_NO_DELETE's own message.
+    if let Some(cause) = cause.filter(|c| !c.title.ends_with("was deleted")) {
+        note(out, ctx.style, &format!("cause: {}", cause.title));
+    }
+}
+
+fn render_group(
+    out: &mut String,
+    handler: &GraphicalReportHandler,
+    group: &Group,
+    members: &[&Finding],
+    ctx: &Context,
+) {
+    let worst = members
+        .iter()
+        .map(|f| severity(f))
+        .max()
+        .unwrap_or(Severity::Error);
+    let rules: Vec<&str> = {
+        let mut seen = Vec::new();
+        for f in members {
+            if !seen.contains(&f.rule) {
+                seen.push(f.rule);
+            }
+        }
+        seen
+    };
+    let mut main = match (&group.location, &group.previous) {
+        (Some(new), previous) => {
+            let mut main = part_at(
+                ctx,
+                Side::New,
+                Some(new),
+                group.title.clone(),
+                "now".to_string(),
+            );
+            if let Some(prev) = previous {
+                main.related.push(part_at(
+                    ctx,
+                    Side::Old,
+                    Some(prev),
+                    format!("before, in `{}`:", old_label(ctx)),
+                    "was".to_string(),
+                ));
+            }
+            main
+        }
+        (None, previous) => part_at(
+            ctx,
+            Side::Old,
+            previous.as_ref(),
+            group.title.clone(),
+            deleted_label(ctx),
         ),
     };
-    out
+    main.code = Some(rules.join(", "));
+    main.severity = miette_severity(worst);
+    match main.related.last_mut() {
+        Some(last) => last.help = Some(group.help.clone()),
+        None => main.help = Some(group.help.clone()),
+    }
+    emit(out, handler, &main);
+    for f in members {
+        note(
+            out,
+            ctx.style,
+            &format!("{}: {}{}", f.rule, f.message, at(f)),
+        );
+    }
+}
+
+/// ` (at path:line:col)` for a group member, so each can still be found.
+fn at(f: &Finding) -> String {
+    match (&f.location, &f.previous) {
+        (Some(l), _) if l.span.is_some() => {
+            format!(" ({}:{}:{})", l.path, l.start_line, l.start_column)
+        }
+        (_, Some(p)) => format!(" (was {}:{}:{})", p.path, p.start_line, p.start_column),
+        (Some(l), None) => format!(" ({}:{}:{})", l.path, l.start_line, l.start_column),
+        (None, None) => String::new(),
+    }
+}
+
+fn emit(out: &mut String, handler: &GraphicalReportHandler, part: &Part) {
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, part).is_err() {
+        // Rendering into a String only fails on a broken Display impl; fall back to one line.
+        rendered = format!("{}: {}\n", part.code.as_deref().unwrap_or(""), part.message);
+    }
+    // miette introduces each related diagnostic with its severity word on a line of its own;
+    // the `☞` line under it says the same.
+    let rendered = rendered.replace("Advice: \n", "");
+    out.push_str(rendered.trim_end());
+    out.push_str("\n\n");
+}
+
+/// A note line under a diagnostic, styled like miette's help.
+fn note(out: &mut String, style: Style, text: &str) {
+    // Notes sit under the diagnostic just emitted: replace its blank separator line.
+    if out.ends_with("\n\n") {
+        out.pop();
+    }
+    let _ = writeln!(out, "  {} {text}", paint(style, "36", "note:"));
+    out.push('\n');
+}
+
+fn paint(style: Style, ansi: &str, text: &str) -> String {
+    if style.color {
+        format!("\u{1b}[{ansi}m{text}\u{1b}[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn miette_severity(s: Severity) -> miette::Severity {
+    match s {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+    }
+}
+
+fn old_label(ctx: &Context) -> String {
+    ctx.sources
+        .map_or_else(|| "the old revision".to_string(), |s| s.old_label.clone())
+}
+
+fn new_side_name(ctx: &Context) -> String {
+    match ctx.sources.map(|s| s.new_label.as_str()) {
+        Some("working tree") | None => "the working tree".to_string(),
+        Some(label) => format!("`{label}`"),
+    }
+}
+
+fn deleted_label(ctx: &Context) -> String {
+    format!("deleted in {}", new_side_name(ctx))
+}
+
+/// The snippet of one side at a location: the file's text named `path @ revision` (the new
+/// side of a working-tree check is just `path`, as compilers print it).
+fn part_at(
+    ctx: &Context,
+    side: Side,
+    loc: Option<&Location>,
+    message: String,
+    label: String,
+) -> Part {
+    part_focused(ctx, side, loc, None, message, label)
+}
+
+/// [`part_at`], underlining the field a deletion finding names when it can be found inside
+/// the location (buf points deleted fields at their message; the reader wants the field).
+fn part_focused(
+    ctx: &Context,
+    side: Side,
+    loc: Option<&Location>,
+    deleted_field: Option<(&str, &str)>,
+    message: String,
+    label: String,
+) -> Part {
+    let mut part = Part {
+        message,
+        code: None,
+        severity: miette::Severity::Advice,
+        source: None,
+        labels: Vec::new(),
+        help: None,
+        related: Vec::new(),
+    };
+    let Some(loc) = loc else { return part };
+    let (texts, revision) = match (ctx.sources, side) {
+        (Some(s), Side::Old) => (Some(&s.old), Some(s.old_label.as_str())),
+        (Some(s), Side::New) => (Some(&s.new), Some(s.new_label.as_str())),
+        (None, _) => (None, None),
+    };
+    let text = texts.and_then(|t| t.get(&loc.path));
+    let Some(text) = text else {
+        // No source text: name the place in the message instead.
+        let _ = write!(
+            part.message,
+            " ({}:{}:{})",
+            loc.path, loc.start_line, loc.start_column
+        );
+        return part;
+    };
+    let name = match revision {
+        Some("working tree") | None if side == Side::New => loc.path.clone(),
+        Some(rev) => format!("{} @ {rev}", loc.path),
+        None => loc.path.clone(),
+    };
+    let focus = deleted_field.and_then(|(number, name)| field_line(text, loc, number, name));
+    let span = focus.unwrap_or_else(|| shown_span(text, loc));
+    part.labels.push(LabeledSpan::new_primary_with_span(
+        Some(label),
+        span.0..span.1,
+    ));
+    part.source = Some(NamedSource::new(name, text.clone()));
+    part
+}
+
+/// The byte range to underline: the finding's span, cut to its first line so a finding on
+/// a 200-line message shows one line, not the whole message. A location without a span (a
+/// whole file) underlines the file's first non-blank line.
+fn shown_span(text: &str, loc: &Location) -> (usize, usize) {
+    let (start, end) = match loc.span {
+        Some(s) => (s.start as usize, s.end as usize),
+        None => first_line(text),
+    };
+    let start = start.min(text.len());
+    let end = end.clamp(start, text.len());
+    let end = text[start..end]
+        .find('\n')
+        .map_or(end, |nl| start + nl)
+        .max(start);
+    // Trim trailing whitespace of a cut span (`message Foo {` rather than `message Foo {  `).
+    let trimmed = text[start..end].trim_end().len();
+    (start, start + trimmed.max(if end > start { 1 } else { 0 }))
+}
+
+/// `("5", "discount")` from `Previously present field "5" with name "discount" ...`.
+fn deleted_field(message: &str) -> Option<(&str, &str)> {
+    let rest = message.strip_prefix("Previously present field \"")?;
+    let (number, rest) = rest.split_once('"')?;
+    let rest = rest.strip_prefix(" with name \"")?;
+    let (name, _) = rest.split_once('"')?;
+    Some((number, name))
+}
+
+/// The line declaring field `name = number` inside the location's span, trimmed.
+fn field_line(text: &str, loc: &Location, number: &str, name: &str) -> Option<(usize, usize)> {
+    let span = loc.span?;
+    let (start, end) = (span.start as usize, (span.end as usize).min(text.len()));
+    let block = text.get(start..end)?;
+    let mut offset = start;
+    for line in block.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or(line);
+        let declares = code.split_once('=').is_some_and(|(lhs, rhs)| {
+            lhs.split_whitespace().last() == Some(name)
+                && rhs
+                    .trim_start()
+                    .strip_prefix(number)
+                    .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_digit()))
+        });
+        if declares {
+            let lead = line.len() - line.trim_start().len();
+            return Some((offset + lead, offset + line.trim_end().len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+fn first_line(text: &str) -> (usize, usize) {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if !line.trim().is_empty() {
+            let lead = line.len() - line.trim_start().len();
+            return (offset + lead, offset + line.trim_end().len());
+        }
+        offset += line.len();
+    }
+    (0, 0)
+}
+
+/// Help for a finding whose handler set none: point at the rule's doc.
+fn generic_help(rule: &str) -> String {
+    format!("see `protocompat explain {rule}` for why this breaks and how to fix it")
+}
+
+/// Counts by severity and category, files checked and time taken.
+fn summary(out: &mut String, findings: &[Finding], ctx: &Context) {
+    let (errors, warnings) = counts(findings);
+    let checked = ctx.stats.map(|s| {
+        format!(
+            "{} file{} checked in {}",
+            s.files_checked,
+            plural(s.files_checked),
+            duration(s.elapsed)
+        )
+    });
+    if findings.is_empty() {
+        let _ = match checked {
+            Some(c) => writeln!(out, "No breaking changes ({c})."),
+            None => writeln!(out, "No breaking changes."),
+        };
+        return;
+    }
+    let total = errors + warnings;
+    let head = format!(
+        "{total} breaking change{} ({errors} error{}, {warnings} warning{})",
+        plural(total),
+        plural(errors),
+        plural(warnings)
+    );
+    let color = if errors > 0 { "1;31" } else { "1;33" };
+    let _ = write!(out, "{}", paint(ctx.style, color, &head));
+    let _ = match checked {
+        Some(c) => writeln!(out, "; {c}."),
+        None => writeln!(out, "."),
+    };
+    let mut by_category: BTreeMap<usize, (&str, usize)> = BTreeMap::new();
+    for f in findings {
+        for c in categories(f.rule, ctx.config_version) {
+            let order = crate::rules::CATEGORIES
+                .iter()
+                .position(|k| *k == c)
+                .unwrap_or(usize::MAX);
+            by_category.entry(order).or_insert((c, 0)).1 += 1;
+        }
+    }
+    if !by_category.is_empty() {
+        let list: Vec<String> = by_category
+            .values()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        let _ = writeln!(out, "By category: {}.", list.join(", "));
+    }
+}
+
+fn duration(d: std::time::Duration) -> String {
+    if d.as_secs() >= 1 {
+        format!("{:.2} s", d.as_secs_f64())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -1,0 +1,601 @@
+//! One root cause, one diagnostic: recognises edits that make several rules fire at once (a
+//! field or message renamed, a type moved to another file, a file deleted) and gives the
+//! findings they caused a shared group key. Renderers that want one diagnostic per cause
+//! (the text format) use the key and the [`Group`]'s title; the JSON keeps every finding.
+//!
+//! Grouping never adds or drops a finding; it only labels them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Ctx, Finding, Location};
+use crate::model::{Enum, File, Message, Schema, Service, Span};
+
+/// A recognised root cause.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Stable key, e.g. `field-renamed:acme.v1.Order:5`.
+    pub key: String,
+    /// The cause in words: "field `discount` (5) on `Order` was renamed to `rebate`".
+    pub title: String,
+    /// What to do about the cause as a whole.
+    pub help: String,
+    /// Where the cause shows in the new revision (None: gone from it).
+    pub location: Option<Location>,
+    /// Where it was in the old revision.
+    pub previous: Option<Location>,
+    /// How many findings carry this key.
+    pub members: usize,
+}
+
+/// A part of one side that a cause covers: findings of `rules` (all rules when empty) whose
+/// location on that side lies inside it belong to the cause.
+struct Region {
+    old_side: bool,
+    path: String,
+    /// None: the whole file.
+    span: Option<Span>,
+    /// The finding's span must equal `span` (a deleted type is reported at its own span; a
+    /// type nested in it is a different element).
+    exact: bool,
+    rules: &'static [&'static str],
+}
+
+struct Candidate {
+    group: Group,
+    regions: Vec<Region>,
+}
+
+const RENAME_RULES: &[&str] = &["FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME"];
+const ONEOF_RULES: &[&str] = &["FIELD_SAME_ONEOF", "FIELD_SAME_CARDINALITY"];
+const TYPE_CHANGE_RULES: &[&str] = &[
+    "FIELD_SAME_TYPE",
+    "FIELD_WIRE_COMPATIBLE_TYPE",
+    "FIELD_WIRE_JSON_COMPATIBLE_TYPE",
+    "RPC_SAME_REQUEST_TYPE",
+    "RPC_SAME_RESPONSE_TYPE",
+];
+const TYPE_DELETE_RULES: &[&str] = &[
+    "MESSAGE_NO_DELETE",
+    "PACKAGE_MESSAGE_NO_DELETE",
+    "ENUM_NO_DELETE",
+    "PACKAGE_ENUM_NO_DELETE",
+    "SERVICE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE",
+];
+const ANY_RULE: &[&str] = &[];
+
+/// Labels `findings` with group keys and returns the groups found (each with at least one
+/// member; renderers treat a group of one as a plain finding with a note).
+pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group> {
+    let ctx = Ctx::new(old, new);
+    let mut candidates = Vec::new();
+    candidates.extend(field_renames(&ctx));
+    candidates.extend(oneof_moves(&ctx));
+    candidates.extend(type_renames(&ctx));
+    candidates.extend(type_moves(&ctx));
+    candidates.extend(file_deletions(&ctx));
+
+    let mut members: BTreeMap<usize, usize> = BTreeMap::new();
+    for finding in findings.iter_mut() {
+        let hit = candidates
+            .iter()
+            .position(|c| c.regions.iter().any(|r| r.covers(finding)));
+        if let Some(i) = hit {
+            finding.group = Some(candidates[i].group.key.clone());
+            *members.entry(i).or_default() += 1;
+        }
+    }
+    members
+        .into_iter()
+        .map(|(i, n)| {
+            let mut group = candidates[i].group.clone();
+            group.members = n;
+            group
+        })
+        .collect()
+}
+
+impl Region {
+    fn covers(&self, f: &Finding) -> bool {
+        if !self.rules.is_empty() && !self.rules.contains(&f.rule) {
+            return false;
+        }
+        let at = if self.old_side {
+            f.previous.as_ref()
+        } else {
+            f.location.as_ref()
+        };
+        let Some(at) = at else { return false };
+        if at.path != self.path {
+            return false;
+        }
+        match (self.span, at.span) {
+            (None, _) => true,
+            (Some(outer), Some(inner)) if self.exact => outer == inner,
+            (Some(outer), Some(inner)) => outer.start <= inner.start && inner.end <= outer.end,
+            (Some(_), None) => false,
+        }
+    }
+}
+
+/// `Order.Item` for `acme.v1.Order.Item` in package `acme.v1`.
+fn relative<'a>(full_name: &'a str, package: &str) -> &'a str {
+    if package.is_empty() {
+        return full_name;
+    }
+    full_name
+        .strip_prefix(package)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .unwrap_or(full_name)
+}
+
+fn loc(file: &File, span: Span) -> Option<Location> {
+    Some(Location::in_file(file, Some(span)))
+}
+
+/// A field moved into, out of or between (real) oneofs: FIELD_SAME_ONEOF fires, and
+/// FIELD_SAME_CARDINALITY too when its presence changed with it.
+fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.field_pairs() {
+        let (Some(new_msg), Some(old_msg)) = (pair.new.message, pair.old.message) else {
+            continue;
+        };
+        let (new, old) = (pair.new.field, pair.old.field);
+        let real =
+            |o: Option<&crate::model::Oneof>| o.filter(|o| !o.synthetic).map(|o| o.name.clone());
+        let (was, now) = (real(old.oneof(old_msg)), real(new.oneof(new_msg)));
+        let movement = match (&was, &now) {
+            (None, Some(n)) => format!("moved into oneof `{n}`"),
+            (Some(w), None) => format!("moved out of oneof `{w}`"),
+            (Some(w), Some(n)) if w != n => format!("moved from oneof `{w}` to oneof `{n}`"),
+            _ => continue,
+        };
+        let package = &pair.new.file.package;
+        out.push(Candidate {
+            group: Group {
+                key: format!("field-oneof:{}:{}", new_msg.full_name, new.number),
+                title: format!(
+                    "field `{}` ({}) on `{}` {movement}",
+                    new.name,
+                    new.number,
+                    relative(&new_msg.full_name, package)
+                ),
+                help: format!(
+                    "setting one member of a oneof clears the others, and oneof members always \
+                     track presence, so old and new code disagree on what `{name}` holds: move \
+                     it back. To offer a new choice, add a new field with a new number inside \
+                     the oneof",
+                    name = new.name
+                ),
+                location: loc(pair.new.file, new.span),
+                previous: loc(pair.old.file, old.span),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(new.span),
+                exact: false,
+                rules: ONEOF_RULES,
+            }],
+        });
+    }
+    out
+}
+
+/// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
+/// FIELD_SAME_JSON_NAME both fire on it.
+fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.field_pairs() {
+        let (new, old) = (pair.new.field, pair.old.field);
+        if new.name == old.name {
+            continue;
+        }
+        let package = &pair.new.file.package;
+        let (key, owner) = match (pair.new.message, &new.extendee) {
+            (Some(m), None) => (
+                format!("field-renamed:{}:{}", m.full_name, new.number),
+                format!(
+                    "field `{}` ({}) on `{}`",
+                    old.name,
+                    old.number,
+                    relative(&m.full_name, package)
+                ),
+            ),
+            (_, extendee) => {
+                let extendee = extendee.as_deref().unwrap_or_default();
+                (
+                    format!("extension-renamed:{extendee}:{}", new.number),
+                    format!("extension `{}` ({}) of `{extendee}`", old.name, old.number),
+                )
+            }
+        };
+        let title = format!("{owner} was renamed to `{}`", new.name);
+        let help = format!(
+            "the wire format only uses the number, but JSON clients, text format and generated \
+             code use the name: rename it back to `{old}`. To change the name anyway, add \
+             `{new}` as a new field with a new number, mark `{old}` `[deprecated = true]`, and \
+             remove it (reserving its number and name) once no reader uses it",
+            old = old.name,
+            new = new.name
+        );
+        out.push(Candidate {
+            group: Group {
+                key,
+                title,
+                help,
+                location: loc(pair.new.file, new.name_span),
+                previous: loc(pair.old.file, old.name_span),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(new.span),
+                exact: false,
+                rules: RENAME_RULES,
+            }],
+        });
+    }
+    out
+}
+
+/// What a message or enum is made of, to recognise it under another name.
+/// Types nested in the message itself are written relative to it, so that `Foo.Inner`
+/// and `Bar.Inner` match when `Foo` becomes `Bar`.
+fn message_signature(m: &Message) -> Vec<String> {
+    let own = format!("{}.", m.full_name);
+    let mut sig: Vec<String> = m
+        .fields
+        .iter()
+        .map(|f| {
+            let type_name = f.type_name.as_deref().unwrap_or_default();
+            let type_name = match type_name.strip_prefix(own.as_str()) {
+                Some(inner) => format!("Self.{inner}"),
+                None => type_name.to_string(),
+            };
+            format!(
+                "{} {} {} {type_name}",
+                f.number,
+                f.label.name(),
+                f.ty.name()
+            )
+        })
+        .collect();
+    sig.sort();
+    sig
+}
+
+fn enum_signature(e: &Enum) -> Vec<String> {
+    let mut sig: Vec<String> = e
+        .values
+        .iter()
+        .map(|v| format!("{} {}", v.number, v.name))
+        .collect();
+    sig.sort();
+    sig
+}
+
+/// One named type on one side, for rename and move detection.
+struct Named<'a> {
+    kind: &'static str,
+    full_name: &'a str,
+    file: &'a File,
+    name_span: Span,
+    signature: Vec<String>,
+}
+
+fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
+    let mut out = Vec::new();
+    for (name, m) in &index.messages {
+        if m.item.is_map_entry || m.item.is_group {
+            continue;
+        }
+        out.push(Named {
+            kind: "message",
+            full_name: name,
+            file: m.file,
+            name_span: m.item.name_span,
+            signature: message_signature(m.item),
+        });
+    }
+    for (name, e) in &index.enums {
+        out.push(Named {
+            kind: "enum",
+            full_name: name,
+            file: e.file,
+            name_span: e.item.name_span,
+            signature: enum_signature(e.item),
+        });
+    }
+    out
+}
+
+/// A message or enum that disappeared while another with the same package, kind and
+/// contents (numbers, labels, types; enum value names) appeared: a rename. Its deletion
+/// findings and the type changes of fields and RPCs that followed it form one cause.
+fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
+    let old_types = named_types(&ctx.old_index);
+    let new_types = named_types(&ctx.new_index);
+    let is_new = |t: &Named| {
+        !ctx.old_index.messages.contains_key(t.full_name)
+            && !ctx.old_index.enums.contains_key(t.full_name)
+    };
+    let is_gone = |t: &Named| {
+        !ctx.new_index.messages.contains_key(t.full_name)
+            && !ctx.new_index.enums.contains_key(t.full_name)
+    };
+    let mut taken: BTreeSet<&str> = BTreeSet::new();
+    let mut renamed: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for old in old_types
+        .iter()
+        .filter(|t| is_gone(t) && !t.signature.is_empty())
+    {
+        // Types nested in a renamed message were renamed with it: one cause.
+        let inside_renamed = renamed.iter().any(|r| {
+            old.full_name
+                .strip_prefix(r)
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
+        if inside_renamed {
+            continue;
+        }
+        let same = |t: &&Named| {
+            t.kind == old.kind
+                && t.file.package == old.file.package
+                && t.signature == old.signature
+                && is_new(t)
+                && !taken.contains(t.full_name)
+        };
+        // Prefer a match in the same file.
+        let found = new_types
+            .iter()
+            .filter(same)
+            .min_by_key(|t| (t.file.path != old.file.path, t.full_name));
+        let Some(new) = found else { continue };
+        taken.insert(new.full_name);
+        renamed.push(old.full_name);
+        out.push(rename_candidate(ctx, old, new));
+    }
+    out
+}
+
+fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
+    let package = &old.file.package;
+    let (was, now) = (
+        relative(old.full_name, package),
+        relative(new.full_name, package),
+    );
+    let mut regions = follow(ctx, old.full_name, new.full_name);
+    for pair in ctx.field_pairs() {
+        if pair.old.field.type_name.as_deref() == Some(old.full_name)
+            && pair.new.field.type_name.as_deref() == Some(new.full_name)
+        {
+            regions.push(Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(pair.new.field.span),
+                exact: false,
+                rules: TYPE_CHANGE_RULES,
+            });
+        }
+    }
+    for pair in ctx.method_pairs() {
+        let follows = |o: &str, n: &str| o == old.full_name && n == new.full_name;
+        if follows(&pair.old.input_type, &pair.new.input_type)
+            || follows(&pair.old.output_type, &pair.new.output_type)
+        {
+            regions.push(Region {
+                old_side: false,
+                path: pair.new_file.path.clone(),
+                span: Some(pair.new.span),
+                exact: false,
+                rules: TYPE_CHANGE_RULES,
+            });
+        }
+    }
+    let kind = old.kind;
+    Candidate {
+        group: Group {
+            key: format!("{kind}-renamed:{}:{}", old.full_name, new.full_name),
+            title: format!("{kind} `{was}` was renamed to `{now}`"),
+            help: format!(
+                "`{now}` has the same contents, so binary data is unaffected, but generated \
+                 code, `Any` type URLs and reflection use the full name: rename it back to \
+                 `{was}`. To introduce `{now}`, keep `{was}` beside it (marked \
+                 `option deprecated = true;`) until no one uses it"
+            ),
+            location: loc(new.file, new.name_span),
+            previous: loc(old.file, old.name_span),
+            members: 0,
+        },
+        regions,
+    }
+}
+
+/// A top-level message, enum or service that now lives in another file (buf pairs FILE
+/// category elements per file, so a move reports deletions from the old file).
+fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for old_file in ctx.old.files.values() {
+        let tops = old_file
+            .messages
+            .iter()
+            .map(|m| ("message", &m.full_name, m.name_span))
+            .chain(
+                old_file
+                    .enums
+                    .iter()
+                    .map(|e| ("enum", &e.full_name, e.name_span)),
+            )
+            .chain(
+                old_file
+                    .services
+                    .iter()
+                    .map(|s| ("service", &s.full_name, s.name_span)),
+            );
+        for (kind, full_name, old_name_span) in tops {
+            let Some((new_file, name_span)) = declared_in(ctx, kind, full_name) else {
+                continue;
+            };
+            if new_file.path == old_file.path {
+                continue;
+            }
+            let name = relative(full_name, &old_file.package);
+            out.push(Candidate {
+                group: Group {
+                    key: format!("{kind}-moved:{full_name}:{}", new_file.path),
+                    title: format!(
+                        "{kind} `{name}` moved from `{}` to `{}`",
+                        old_file.path, new_file.path
+                    ),
+                    help: format!(
+                        "code generated per file (Go packages, Java outer classes, C++ \
+                         headers, imports) expects `{name}` in `{}`: move it back. If your \
+                         consumers only depend on the package, check with the PACKAGE \
+                         category instead of FILE",
+                        old_file.path
+                    ),
+                    location: loc(new_file, name_span),
+                    previous: loc(old_file, old_name_span),
+                    members: 0,
+                },
+                regions: follow(ctx, full_name, full_name),
+            });
+        }
+    }
+    out
+}
+
+/// The deletion reports a rename or move explains: the type itself and each type nested in
+/// it that lives on under the new name. A nested type that is really gone stays a finding of
+/// its own.
+fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
+    let region = |file: &File, span: Span| Region {
+        old_side: true,
+        path: file.path.clone(),
+        span: Some(span),
+        exact: true,
+        rules: TYPE_DELETE_RULES,
+    };
+    let mut out = Vec::new();
+    let mut todo = vec![(old_name.to_string(), new_name.to_string())];
+    while let Some((old, new)) = todo.pop() {
+        if let Some(m) = ctx.old_index.messages.get(&old) {
+            if ctx.new_index.messages.contains_key(&new) {
+                out.push(region(m.file, m.item.span));
+            }
+            let nested = m.item.messages.iter().map(|n| (&n.full_name, &n.name));
+            let enums = m.item.enums.iter().map(|e| (&e.full_name, &e.name));
+            for (full, name) in nested.chain(enums) {
+                todo.push((full.clone(), format!("{new}.{name}")));
+            }
+        } else if let Some(e) = ctx.old_index.enums.get(&old) {
+            if ctx.new_index.enums.contains_key(&new) {
+                out.push(region(e.file, e.item.span));
+            }
+        } else if let Some(s) = ctx.old_index.services.get(&old) {
+            if ctx.new_index.services.contains_key(&new) {
+                out.push(region(s.file, s.item.span));
+            }
+        }
+    }
+    out
+}
+
+/// The new file declaring a top-level or nested type of this kind, and its name span.
+fn declared_in<'a>(ctx: &Ctx<'a>, kind: &str, full_name: &str) -> Option<(&'a File, Span)> {
+    match kind {
+        "message" => ctx
+            .new_index
+            .messages
+            .get(full_name)
+            .map(|m| (m.file, m.item.name_span)),
+        "enum" => ctx
+            .new_index
+            .enums
+            .get(full_name)
+            .map(|e| (e.file, e.item.name_span)),
+        _ => ctx
+            .new_index
+            .services
+            .get(full_name)
+            .map(|s| (s.file, service_name_span(s.item))),
+    }
+}
+
+fn service_name_span(s: &Service) -> Span {
+    s.name_span
+}
+
+/// A file gone from the new revision: FILE_NO_DELETE and every finding about what it held.
+fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for (path, old_file) in &ctx.old.files {
+        if ctx.new.files.contains_key(path) {
+            continue;
+        }
+        let destinations = destinations(ctx, old_file);
+        let title = match destinations.len() {
+            0 => format!("file `{path}` was deleted"),
+            1 => format!(
+                "file `{path}` was deleted; its types now live in `{}`",
+                destinations.iter().next().map_or("", |d| d.as_str())
+            ),
+            _ => format!(
+                "file `{path}` was deleted; its types now live in {}",
+                destinations
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        out.push(Candidate {
+            group: Group {
+                key: format!("file-deleted:{path}"),
+                title,
+                help: format!(
+                    "restore `{path}`; to retire its types, keep them and mark them \
+                     `option deprecated = true;`. If the file was renamed on purpose, every \
+                     importer and every language's generated code must move with it"
+                ),
+                location: None,
+                previous: Some(Location::in_file(old_file, None)),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: true,
+                path: path.clone(),
+                span: None,
+                exact: false,
+                rules: ANY_RULE,
+            }],
+        });
+    }
+    out
+}
+
+/// New files now declaring the top-level types of a deleted file.
+fn destinations(ctx: &Ctx, old_file: &File) -> BTreeSet<String> {
+    let messages = old_file
+        .messages
+        .iter()
+        .filter_map(|m| ctx.new_index.messages.get(&m.full_name).map(|n| n.file));
+    let enums = old_file
+        .enums
+        .iter()
+        .filter_map(|e| ctx.new_index.enums.get(&e.full_name).map(|n| n.file));
+    let services = old_file
+        .services
+        .iter()
+        .filter_map(|s| ctx.new_index.services.get(&s.full_name).map(|n| n.file));
+    messages
+        .chain(enums)
+        .chain(services)
+        .map(|f| f.path.clone())
+        .collect()
+}
