@@ -555,3 +555,24 @@ fn ascii_flag_draws_without_box_characters() {
     let out = cli(&["--ascii"]);
     assert!(out.is_ascii(), "{out}");
 }
+
+#[test]
+fn without_sources_the_text_names_each_place() {
+    // A library caller with no source texts still gets every finding, located.
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(
+        &dir.path().join("new"),
+        &[(ORDER, &BASE.replace("int32 status", "string status"))],
+    );
+    let outcome = check(&CheckOptions {
+        root: dir.path().join("new"),
+        against: dir.path().join("old").to_string_lossy().into_owned(),
+        ..CheckOptions::default()
+    })
+    .expect("check");
+    let ctx = Context::new(&outcome.config_version);
+    let out = report::render(Format::Text, &outcome.findings, &ctx);
+    assert!(out.contains("FIELD_SAME_TYPE"), "{out}");
+    assert!(out.contains("(acme/v1/order.proto:7:3)"), "{out}");
+}

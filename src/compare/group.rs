@@ -5,7 +5,7 @@
 //!
 //! Grouping never adds or drops a finding; it only labels them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{Ctx, Finding, Location};
 use crate::model::{Enum, File, Message, Schema, Service, Span};
@@ -75,11 +75,31 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     candidates.extend(type_moves(&ctx));
     candidates.extend(file_deletions(&ctx));
 
+    // Regions by (side, path), so each finding looks only at causes in its own files; the
+    // first cause in candidate order wins.
+    let mut by_file: HashMap<(bool, &str), Vec<(usize, &Region)>> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        for r in &c.regions {
+            by_file
+                .entry((r.old_side, &r.path))
+                .or_default()
+                .push((i, r));
+        }
+    }
     let mut members: BTreeMap<usize, usize> = BTreeMap::new();
     for finding in findings.iter_mut() {
-        let hit = candidates
+        let sides = [(false, &finding.location), (true, &finding.previous)];
+        let hit = sides
             .iter()
-            .position(|c| c.regions.iter().any(|r| r.covers(finding)));
+            .filter_map(|(old_side, loc)| {
+                let loc = loc.as_ref()?;
+                let regions = by_file.get(&(*old_side, loc.path.as_str()))?;
+                regions
+                    .iter()
+                    .find(|(_, r)| r.covers(finding))
+                    .map(|(i, _)| *i)
+            })
+            .min();
         if let Some(i) = hit {
             finding.group = Some(candidates[i].group.key.clone());
             *members.entry(i).or_default() += 1;
@@ -96,6 +116,16 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
 }
 
 impl Region {
+    fn copy(&self) -> Region {
+        Region {
+            old_side: self.old_side,
+            path: self.path.clone(),
+            span: self.span,
+            exact: self.exact,
+            rules: self.rules,
+        }
+    }
+
     fn covers(&self, f: &Finding) -> bool {
         if !self.rules.is_empty() && !self.rules.contains(&f.rule) {
             return false;
@@ -319,83 +349,115 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
 fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
     let old_types = named_types(&ctx.old_index);
     let new_types = named_types(&ctx.new_index);
-    let is_new = |t: &Named| {
-        !ctx.old_index.messages.contains_key(t.full_name)
-            && !ctx.old_index.enums.contains_key(t.full_name)
+    let known = |index: &super::Index, name: &str| {
+        index.messages.contains_key(name) || index.enums.contains_key(name)
     };
-    let is_gone = |t: &Named| {
-        !ctx.new_index.messages.contains_key(t.full_name)
-            && !ctx.new_index.enums.contains_key(t.full_name)
-    };
-    let mut taken: BTreeSet<&str> = BTreeSet::new();
-    let mut renamed: Vec<&str> = Vec::new();
+    // New-only types by what they are made of, for linear matching.
+    let mut appeared: HashMap<(&str, &str, &[String]), Vec<&Named>> = HashMap::new();
+    for t in new_types
+        .iter()
+        .filter(|t| !known(&ctx.old_index, t.full_name))
+    {
+        appeared
+            .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
+            .or_default()
+            .push(t);
+    }
+    let followers = type_followers(ctx);
+    let mut taken: HashSet<&str> = HashSet::new();
+    let mut renamed: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     for old in old_types
         .iter()
-        .filter(|t| is_gone(t) && !t.signature.is_empty())
+        .filter(|t| !known(&ctx.new_index, t.full_name) && !t.signature.is_empty())
     {
         // Types nested in a renamed message were renamed with it: one cause.
-        let inside_renamed = renamed.iter().any(|r| {
-            old.full_name
-                .strip_prefix(r)
-                .is_some_and(|rest| rest.starts_with('.'))
-        });
+        let inside_renamed = parents(old.full_name).any(|p| renamed.contains(p));
         if inside_renamed {
             continue;
         }
-        let same = |t: &&Named| {
-            t.kind == old.kind
-                && t.file.package == old.file.package
-                && t.signature == old.signature
-                && is_new(t)
-                && !taken.contains(t.full_name)
-        };
+        let key = (
+            old.kind,
+            old.file.package.as_str(),
+            old.signature.as_slice(),
+        );
         // Prefer a match in the same file.
-        let found = new_types
-            .iter()
-            .filter(same)
-            .min_by_key(|t| (t.file.path != old.file.path, t.full_name));
+        let found = appeared.get(&key).and_then(|list| {
+            list.iter()
+                .filter(|t| !taken.contains(t.full_name))
+                .min_by_key(|t| (t.file.path != old.file.path, t.full_name))
+        });
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
-        renamed.push(old.full_name);
-        out.push(rename_candidate(ctx, old, new));
+        renamed.insert(old.full_name);
+        out.push(rename_candidate(ctx, old, new, &followers));
     }
     out
 }
 
-fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
+/// `a.b.C.D` -> `a.b.C`, `a.b`, `a`.
+fn parents(full_name: &str) -> impl Iterator<Item = &str> {
+    full_name
+        .char_indices()
+        .filter(|(_, c)| *c == '.')
+        .map(move |(i, _)| &full_name[..i])
+}
+
+/// Where a field's or RPC's type changed from one named type to another, by
+/// (old type, new type): the findings there follow a rename of that type.
+fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
+    let mut out: HashMap<(String, String), Vec<Region>> = HashMap::new();
+    let mut add = |old: &str, new: &str, path: &str, span: Span| {
+        if old != new {
+            out.entry((old.to_string(), new.to_string()))
+                .or_default()
+                .push(Region {
+                    old_side: false,
+                    path: path.to_string(),
+                    span: Some(span),
+                    exact: false,
+                    rules: TYPE_CHANGE_RULES,
+                });
+        }
+    };
+    for pair in ctx.field_pairs() {
+        if let (Some(old), Some(new)) = (&pair.old.field.type_name, &pair.new.field.type_name) {
+            add(old, new, &pair.new.file.path, pair.new.field.span);
+        }
+    }
+    for pair in ctx.method_pairs() {
+        let path = &pair.new_file.path;
+        add(
+            &pair.old.input_type,
+            &pair.new.input_type,
+            path,
+            pair.new.span,
+        );
+        add(
+            &pair.old.output_type,
+            &pair.new.output_type,
+            path,
+            pair.new.span,
+        );
+    }
+    out
+}
+
+fn rename_candidate(
+    ctx: &Ctx,
+    old: &Named,
+    new: &Named,
+    followers: &HashMap<(String, String), Vec<Region>>,
+) -> Candidate {
     let package = &old.file.package;
     let (was, now) = (
         relative(old.full_name, package),
         relative(new.full_name, package),
     );
     let mut regions = follow(ctx, old.full_name, new.full_name);
-    for pair in ctx.field_pairs() {
-        if pair.old.field.type_name.as_deref() == Some(old.full_name)
-            && pair.new.field.type_name.as_deref() == Some(new.full_name)
-        {
-            regions.push(Region {
-                old_side: false,
-                path: pair.new.file.path.clone(),
-                span: Some(pair.new.field.span),
-                exact: false,
-                rules: TYPE_CHANGE_RULES,
-            });
-        }
-    }
-    for pair in ctx.method_pairs() {
-        let follows = |o: &str, n: &str| o == old.full_name && n == new.full_name;
-        if follows(&pair.old.input_type, &pair.new.input_type)
-            || follows(&pair.old.output_type, &pair.new.output_type)
-        {
-            regions.push(Region {
-                old_side: false,
-                path: pair.new_file.path.clone(),
-                span: Some(pair.new.span),
-                exact: false,
-                rules: TYPE_CHANGE_RULES,
-            });
-        }
+    let key = (old.full_name.to_string(), new.full_name.to_string());
+    if let Some(follower) = followers.get(&key) {
+        regions.extend(follower.iter().map(Region::copy));
     }
     let kind = old.kind;
     Candidate {

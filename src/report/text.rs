@@ -6,7 +6,7 @@
 //! used to live. Findings sharing a root cause (see `compare::group`) render as one
 //! diagnostic naming the cause, with each rule's finding as a note. A summary ends the output.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -23,27 +23,30 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let handler = handler(ctx.style);
     let mut out = String::new();
     let mut done: HashSet<&str> = HashSet::new();
+    let mut shown = 0;
+    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
+    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
     for f in findings {
-        let group = f
-            .group
-            .as_deref()
-            .and_then(|key| ctx.groups.iter().find(|g| g.key == key));
+        if let Some(key) = f.group.as_deref() {
+            members.entry(key).or_default().push(f);
+        }
+    }
+    for f in findings {
+        let group = f.group.as_deref().and_then(|key| groups.get(key).copied());
         match group {
             // A rename or move reads better as its cause even when only one rule fired.
             Some(g) if g.members > 1 || g.location.is_some() => {
                 if !done.insert(g.key.as_str()) {
                     continue;
                 }
-                let members: Vec<&Finding> = findings
-                    .iter()
-                    .filter(|m| m.group.as_deref() == Some(g.key.as_str()))
-                    .collect();
-                render_group(&mut out, &handler, g, &members, ctx);
+                let members = members.get(g.key.as_str()).map_or(&[][..], Vec::as_slice);
+                render_group(&mut out, &handler, g, members, ctx);
             }
             alone => render_finding(&mut out, &handler, f, alone, ctx),
         }
+        shown += 1;
     }
-    summary(&mut out, findings, ctx);
+    summary(&mut out, findings, shown, ctx);
     out
 }
 
@@ -292,8 +295,36 @@ fn note(out: &mut String, style: Style, text: &str) {
     if out.ends_with("\n\n") {
         out.pop();
     }
-    let _ = writeln!(out, "  {} {text}", paint(style, "36", "note:"));
+    let label = "note:";
+    let lines = wrap(
+        text,
+        style.width.saturating_sub(2 + label.len() + 1).max(20),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            let _ = writeln!(out, "  {} {line}", paint(style, "36", label));
+        } else {
+            let _ = writeln!(out, "        {line}");
+        }
+    }
     out.push('\n');
+}
+
+/// Greedy word wrap; a word longer than the width gets a line of its own.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
 }
 
 fn paint(style: Style, ansi: &str, text: &str) -> String {
@@ -459,7 +490,7 @@ fn generic_help(rule: &str) -> String {
 }
 
 /// Counts by severity and category, files checked and time taken.
-fn summary(out: &mut String, findings: &[Finding], ctx: &Context) {
+fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) {
     let (errors, warnings) = counts(findings);
     let checked = ctx.stats.map(|s| {
         format!(
@@ -485,6 +516,9 @@ fn summary(out: &mut String, findings: &[Finding], ctx: &Context) {
     );
     let color = if errors > 0 { "1;31" } else { "1;33" };
     let _ = write!(out, "{}", paint(ctx.style, color, &head));
+    if shown < total {
+        let _ = write!(out, " from {shown} cause{}", plural(shown));
+    }
     let _ = match checked {
         Some(c) => writeln!(out, "; {c}."),
         None => writeln!(out, "."),
