@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::compare::{self, Finding, Group, Location};
 use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
+use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
 use crate::report::{Sources, Stats};
 use crate::source::{
@@ -52,8 +53,10 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// The buf config version whose categories apply.
     pub config_version: String,
-    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
+    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports, ignore directives.
     pub warnings: Vec<Report>,
+    /// Findings silenced by `// protocompat:ignore` directives (paths relative to ROOT).
+    pub ignored: Vec<Ignored>,
     /// Root causes shared by findings (`Finding.group` keys).
     pub groups: Vec<Group>,
     /// Both sides' texts and labels, for the text format's snippets.
@@ -87,6 +90,8 @@ struct Collected {
     resolver: TreeResolver,
     /// Path relative to its root -> path relative to ROOT.
     external: HashMap<String, String>,
+    /// The compared files, as paths relative to ROOT.
+    compared: Vec<String>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -118,6 +123,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let uniform = selections.windows(2).all(|w| same_rules(&w[0], &w[1]));
     let pairs = pair_modules(&new_layout, &old_layout, uniform, &new, &old)?;
     let mut findings = Vec::new();
+    let mut silenced = Vec::new();
     let mut groups = Vec::new();
     let mut sources = Sources {
         old_label: old.root.label().to_string(),
@@ -126,6 +132,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         new: HashMap::new(),
     };
     let mut files_checked = 0;
+    let mut compared = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -137,16 +144,21 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         )?;
         warnings.extend(module_warnings);
         findings.extend(result.findings);
+        silenced.extend(result.ignored);
         groups.extend(result.groups);
         sources.old.extend(result.old_texts);
         sources.new.extend(result.new_texts);
         files_checked += result.files_checked;
+        compared.extend(result.compared);
     }
+    something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    silenced.sort_by(|a: &Ignored, b: &Ignored| a.finding.sort_key().cmp(&b.finding.sort_key()));
     Ok(Outcome {
         findings,
         config_version: config.version.clone(),
         warnings,
+        ignored: silenced,
         groups,
         sources,
         stats: Stats {
@@ -154,6 +166,34 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             elapsed: started.elapsed(),
         },
     })
+}
+
+/// As buf: a check that targets no file at all, or a `--path` that matches no file on either
+/// side, is an error rather than a silent pass.
+fn something_compared(
+    opts: &CheckOptions,
+    compared: &[String],
+    new: &Side,
+    old: &Side,
+) -> Result<(), Report> {
+    let sides = format!("@ {} or @ {}", new.root.label(), old.root.label());
+    for path in &opts.paths {
+        let wanted = normalize(path);
+        if !compared.iter().any(|c| is_within(c, &wanted)) {
+            return Err(miette!(
+                help = "--path is relative to ROOT",
+                "--path {path}: no .proto file under it {sides}"
+            ));
+        }
+    }
+    if compared.is_empty() {
+        return Err(miette!(
+            help = "check ROOT, --path and --exclude-path",
+            "no .proto file to compare under {} {sides}",
+            opts.root.display()
+        ));
+    }
+    Ok(())
 }
 
 fn same_rules(a: &Selection, b: &Selection) -> bool {
@@ -240,10 +280,33 @@ fn check_module(
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
     findings.retain(|f| !ignored(f, selection, &new_built.schema, &old_built.schema));
+    let (mut findings, mut silenced) = in_source_ignores(
+        &new_built.schema,
+        findings,
+        &selection.version,
+        |path| {
+            format!(
+                "{} @ {}",
+                external(path, &new_files.external),
+                new.root.label()
+            )
+        },
+        warnings,
+    );
+    crate::fix::attach_edits(&old_built.schema, &new_built.schema, &mut findings);
     let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
-    for f in &mut findings {
+    for f in findings
+        .iter_mut()
+        .chain(silenced.iter_mut().map(|i| &mut i.finding))
+    {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
+        for edit in &mut f.edits {
+            edit.path = external(&edit.path, &new_files.external).to_string();
+        }
+    }
+    for i in &mut silenced {
+        i.directive.path = external(&i.directive.path, &new_files.external).to_string();
     }
     for g in &mut groups {
         relabel(&mut g.location, &new_files.external);
@@ -251,20 +314,30 @@ fn check_module(
     }
     Ok(ModuleResult {
         findings,
+        ignored: silenced,
         groups,
         old_texts: texts(&old_files),
         new_texts: texts(&new_files),
         files_checked: files_checked(&old_files, &new_files),
+        compared: old_files
+            .compared
+            .iter()
+            .chain(&new_files.compared)
+            .cloned()
+            .collect(),
     })
 }
 
 /// What one module's check gives.
 struct ModuleResult {
     findings: Vec<Finding>,
+    ignored: Vec<Ignored>,
     groups: Vec<Group>,
     old_texts: HashMap<String, Arc<str>>,
     new_texts: HashMap<String, Arc<str>>,
     files_checked: usize,
+    /// Paths relative to ROOT compared on either side.
+    compared: Vec<String>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
@@ -556,6 +629,7 @@ fn collect(
         }
     }
 
+    let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
     let tree = &side.root;
     let files = chosen
         .par_iter()
@@ -594,6 +668,7 @@ fn collect(
         files,
         resolver: TreeResolver { roots },
         external,
+        compared,
     })
 }
 
@@ -614,6 +689,25 @@ fn ignored(f: &Finding, sel: &Selection, new: &Schema, old: &Schema) -> bool {
     };
     f.location.as_ref().is_some_and(|l| at(l, new))
         || f.previous.as_ref().is_some_and(|l| at(l, old))
+}
+
+/// `// protocompat:ignore` directives of the new side: (kept, silenced) findings; directive
+/// problems become warnings.
+fn in_source_ignores(
+    new: &Schema,
+    findings: Vec<Finding>,
+    config_version: &str,
+    display: impl Fn(&str) -> String,
+    warnings: &mut Vec<Report>,
+) -> (Vec<Finding>, Vec<Ignored>) {
+    let applied = crate::ignore::apply(new, findings, config_version, &display);
+    warnings.extend(applied.warnings);
+    (applied.kept, applied.ignored)
+}
+
+/// A schema path as a path relative to ROOT.
+fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str {
+    external.get(path).map_or(path, String::as_str)
 }
 
 fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {

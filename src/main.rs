@@ -12,6 +12,8 @@ use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
+mod fix_cli;
+
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]
 #[command(name = "protocompat", version, about)]
@@ -133,7 +135,7 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format: text (rich diagnostics), short (one line per finding), json.
+    /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Which findings make the exit code 1: errors, any finding, or none.
@@ -143,6 +145,16 @@ struct CheckArgs {
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
     link_base: Option<String>,
+    /// Add the missing `reserved` numbers and names for deleted fields and enum values to
+    /// the files on disk, then check again (the exit code reflects what remains).
+    #[arg(long)]
+    fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
+    /// List the findings silenced by `// protocompat:ignore` comments.
+    #[arg(long)]
+    show_ignored: bool,
     /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
@@ -203,6 +215,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether ROOT is in a git repository whose current branch has no commit yet.
+fn head_is_unborn(root: &std::path::Path) -> bool {
+    git2::Repository::discover(root)
+        .and_then(|repo| repo.head().map(|_| ()))
+        .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+}
+
 /// The old side and the new side's revision, from the flags or, with --pre-push, from the
 /// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
 fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
@@ -227,6 +246,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
     };
+    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return ExitCode::SUCCESS;
+    }
     let new_prefix = report::path_prefix(&args.root);
     let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
         report::path_prefix(std::path::Path::new(&against))
@@ -248,7 +273,21 @@ fn run_check(args: CheckArgs) -> ExitCode {
         exclude_paths: args.exclude_path,
         config: args.config,
     };
-    match protocompat::check(&options) {
+    if args.fix {
+        if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {
+            return code;
+        }
+    }
+    let mut result = protocompat::check(&options);
+    if let (true, Ok(outcome)) = (args.fix, &result) {
+        match fix_cli::run(&options, outcome, args.dry_run, &new_prefix) {
+            Err(code) => return code,
+            Ok(fix_cli::Then::CheckAgain) => result = protocompat::check(&options),
+            Ok(fix_cli::Then::Report) => {}
+            Ok(fix_cli::Then::Exit) => return fail_code(args.fail_on.fails(&outcome.findings)),
+        }
+    }
+    match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
@@ -263,6 +302,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 new_prefix: &new_prefix,
                 old_prefix: &old_prefix,
                 link_base: args.link_base.as_deref(),
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
             };
             let format = args.error_format.unwrap_or(args.format);
             print(&report::render(format, &outcome.findings, &ctx));
@@ -278,6 +319,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+fn fail_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

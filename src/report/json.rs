@@ -11,7 +11,18 @@ use crate::compare::{Finding, Location};
 struct Document<'a> {
     version: u32,
     findings: Vec<JsonFinding<'a>>,
+    /// With `--show-ignored`: the findings silenced by `protocompat:ignore` directives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored: Option<Vec<JsonIgnored<'a>>>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonIgnored<'a> {
+    #[serde(flatten)]
+    finding: JsonFinding<'a>,
+    reason: &'a str,
+    directive: Span<'a>,
 }
 
 #[derive(Serialize)]
@@ -57,6 +68,8 @@ impl<'a> From<&'a Location> for Span<'a> {
 struct Summary {
     errors: usize,
     warnings: usize,
+    /// Findings silenced by `protocompat:ignore` directives (not in `errors`/`warnings`).
+    ignored: usize,
 }
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
@@ -65,7 +78,21 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let doc = Document {
         version: 1,
         findings: findings.iter().map(|f| finding(f, ctx, &shared)).collect(),
-        summary: Summary { errors, warnings },
+        ignored: ctx.show_ignored.then(|| {
+            ctx.ignored
+                .iter()
+                .map(|i| JsonIgnored {
+                    finding: finding(&i.finding, ctx, &shared),
+                    reason: &i.reason,
+                    directive: Span::from(&i.directive),
+                })
+                .collect()
+        }),
+        summary: Summary {
+            errors,
+            warnings,
+            ignored: ctx.ignored.len(),
+        },
     };
     // Serializing plain structs of strings and numbers cannot fail.
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
