@@ -46,8 +46,8 @@ struct Directive {
     comment: Span,
     /// None for `ignore-file`; else the span of the element it is attached to.
     scope: Option<Span>,
-    /// (id as written, rules it names)
-    ids: Vec<(String, Vec<&'static str>)>,
+    /// (id as written, rules it names, where it is written)
+    ids: Vec<(String, Vec<&'static str>, Span)>,
     reason: String,
     /// Per entry of `ids`: whether it silenced something.
     used: Vec<bool>,
@@ -96,12 +96,12 @@ pub fn apply(
 
     for d in &directives {
         let file = &new.files[&d.path];
-        for ((written, _), used) in d.ids.iter().zip(&d.used) {
+        for ((written, _, at), used) in d.ids.iter().zip(&d.used) {
             if !*used {
                 warnings.push(warning(
                     file,
                     &display(&d.path),
-                    d.comment,
+                    *at,
                     format!("`protocompat:ignore {written}` silences nothing: remove it, or fix the rule id"),
                 ));
             }
@@ -130,7 +130,7 @@ fn silence(directives: &mut [Directive], finding: &Finding) -> Option<usize> {
             _ => continue,
         };
         let mut hit = false;
-        for ((_, rules), used) in d.ids.iter().zip(d.used.iter_mut()) {
+        for ((_, rules, _), used) in d.ids.iter().zip(d.used.iter_mut()) {
             if rules.contains(&finding.rule) {
                 *used = true;
                 hit = true;
@@ -168,7 +168,11 @@ fn directives_of(
                 continue;
             }
         };
-        let Some(parsed) = parse_directive(rest, kind, config_version, comment.span, warn) else {
+        let located = Located {
+            text: &file.text,
+            comment: comment.span,
+        };
+        let Some(parsed) = parse_directive(rest, kind, config_version, &located, warn) else {
             continue;
         };
         let scope = if file_wide {
@@ -199,14 +203,39 @@ fn directives_of(
     out
 }
 
-type Parsed = (Vec<(String, Vec<&'static str>)>, String);
+type Parsed = (Vec<(String, Vec<&'static str>, Span)>, String);
+
+/// A directive's comment in its file, to point warnings at the word concerned.
+struct Located<'a> {
+    text: &'a str,
+    comment: Span,
+}
+
+impl Located<'_> {
+    /// The span of `word` in the comment (after the `protocompat:` marker), else the comment.
+    fn word(&self, word: &str) -> Span {
+        let body = &self.text[self.comment.range()];
+        let after = body.find(PREFIX).map_or(0, |i| i + PREFIX.len());
+        let found = body[after..].match_indices(word).find(|(i, _)| {
+            let end = after + i + word.len();
+            !body[end..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        });
+        match found {
+            Some((i, _)) => {
+                let start = self.comment.start as usize + after + i;
+                Span::new(start, start + word.len())
+            }
+            None => self.comment,
+        }
+    }
+}
 
 /// `RULE_ID[, RULE_ID] -- reason` -> the ids with the rules they name, and the reason.
 fn parse_directive(
     rest: &str,
     kind: &str,
     config_version: &str,
-    at: Span,
+    at: &Located,
     warn: &mut dyn FnMut(Span, String),
 ) -> Option<Parsed> {
     let (ids, reason) = match rest.split_once("--") {
@@ -215,7 +244,7 @@ fn parse_directive(
     };
     if reason.is_empty() {
         warn(
-            at,
+            at.comment,
             format!("`protocompat:{kind}` is not honoured: it needs a reason (`protocompat:{kind} RULE_ID -- why this break is fine`)"),
         );
         return None;
@@ -225,16 +254,16 @@ fn parse_directive(
         let rules = rules_named(id, config_version);
         if rules.is_empty() {
             warn(
-                at,
+                at.word(id),
                 format!("unknown rule id or category `{id}` in `protocompat:{kind}`: see `protocompat rules`"),
             );
         } else {
-            named.push((id.to_string(), rules));
+            named.push((id.to_string(), rules, at.word(id)));
         }
     }
     if named.is_empty() {
         warn(
-            at,
+            at.comment,
             format!("`protocompat:{kind}` is not honoured: it names no known rule id"),
         );
         return None;
@@ -345,7 +374,7 @@ fn warning(file: &File, name: &str, span: Span, message: String) -> Report {
     let diagnostic = miette::MietteDiagnostic::new(message)
         .with_severity(Severity::Warning)
         .with_code("protocompat::ignore")
-        .with_label(LabeledSpan::at(span.range(), "this directive"));
+        .with_label(LabeledSpan::at(span.range(), "here"));
     Report::new(diagnostic).with_source_code(NamedSource::new(name, Arc::clone(&file.text)))
 }
 

@@ -284,7 +284,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
             Err(code) => return code,
             Ok(fix_cli::Then::CheckAgain) => result = protocompat::check(&options),
             Ok(fix_cli::Then::Report) => {}
-            Ok(fix_cli::Then::Exit) => return fail_code(args.fail_on.fails(&outcome.findings)),
+            Ok(fix_cli::Then::Exit) => {
+                for warning in &outcome.warnings {
+                    eprintln!("{warning:?}");
+                }
+                return fail_code(args.fail_on.fails(&outcome.findings));
+            }
         }
     }
     match result {

@@ -184,6 +184,23 @@ fn dry_run_prints_the_diff_and_changes_nothing() {
 }
 
 #[test]
+fn json_output_stays_one_document_after_fixing() {
+    let old = p3("message Order {\n  string id = 1;\n  int32 qty = 2;\n}\n");
+    let new = p3("message Order {\n  string id = 1;\n}\n");
+    let dir = case(&old, &new);
+    let out = check(dir.path(), &["--fix", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["findings"][0]["rule"], "FIELD_NO_DELETE");
+    assert_eq!(doc["summary"]["errors"], 1);
+    assert!(
+        stderr(&out).contains("fixed: new/a.proto:5:1"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
 fn refused_when_the_new_side_is_a_revision() {
     let repo = Repo::new();
     repo.write(

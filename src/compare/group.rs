@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{Ctx, Finding, Location};
 use crate::model::{Enum, File, Message, Schema, Service, Span};
+use crate::rules::util::reserved_name_literal;
 
 /// A recognised root cause.
 #[derive(Debug, Clone)]
@@ -38,6 +39,9 @@ struct Region {
     /// type nested in it is a different element).
     exact: bool,
     rules: &'static [&'static str],
+    /// The finding's message must start with this (deletions of several fields of one message
+    /// share their location; the message names the field).
+    message_prefix: Option<String>,
 }
 
 struct Candidate {
@@ -63,6 +67,16 @@ const TYPE_DELETE_RULES: &[&str] = &[
     "PACKAGE_SERVICE_NO_DELETE",
 ];
 const ANY_RULE: &[&str] = &[];
+const FIELD_DELETE_RULES: &[&str] = &[
+    "FIELD_NO_DELETE",
+    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
+    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
+const ENUM_VALUE_DELETE_RULES: &[&str] = &[
+    "ENUM_VALUE_NO_DELETE",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one
 /// member; renderers treat a group of one as a plain finding with a note).
@@ -73,6 +87,8 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     candidates.extend(oneof_moves(&ctx));
     candidates.extend(type_renames(&ctx));
     candidates.extend(type_moves(&ctx));
+    candidates.extend(field_deletions(&ctx));
+    candidates.extend(enum_value_deletions(&ctx));
     candidates.extend(file_deletions(&ctx));
 
     // Regions by (side, path), so each finding looks only at causes in its own files; the
@@ -123,12 +139,18 @@ impl Region {
             span: self.span,
             exact: self.exact,
             rules: self.rules,
+            message_prefix: self.message_prefix.clone(),
         }
     }
 
     fn covers(&self, f: &Finding) -> bool {
         if !self.rules.is_empty() && !self.rules.contains(&f.rule) {
             return false;
+        }
+        if let Some(prefix) = &self.message_prefix {
+            if !f.message.starts_with(prefix.as_str()) {
+                return false;
+            }
         }
         let at = if self.old_side {
             f.previous.as_ref()
@@ -208,8 +230,102 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
                 span: Some(new.span),
                 exact: false,
                 rules: ONEOF_RULES,
+                message_prefix: None,
             }],
         });
+    }
+    out
+}
+
+/// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
+/// report it once each.
+fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        if old.is_map_entry {
+            continue;
+        }
+        let package = &pair.old.file.package;
+        let owner = relative(&old.full_name, package);
+        for field in &old.fields {
+            if new.fields.iter().any(|f| f.number == field.number) {
+                continue;
+            }
+            let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
+            out.push(Candidate {
+                group: Group {
+                    key: format!("field-deleted:{}:{}", old.full_name, field.number),
+                    title: format!(
+                        "field `{}` ({}) was deleted from `{owner}`",
+                        field.name, field.number
+                    ),
+                    help: format!(
+                        "reserve its number and name in message `{owner}` so neither is ever \
+                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
+                         adds them), or restore the field",
+                        field.number
+                    ),
+                    location: None,
+                    previous: loc(pair.old.file, field.span),
+                    members: 0,
+                },
+                regions: vec![Region {
+                    old_side: true,
+                    path: pair.old.file.path.clone(),
+                    span: Some(old.span),
+                    exact: true,
+                    rules: FIELD_DELETE_RULES,
+                    message_prefix: Some(format!(
+                        "Previously present field \"{}\" with name \"{}\"",
+                        field.number, field.name
+                    )),
+                }],
+            });
+        }
+    }
+    out
+}
+
+/// An enum value (number) deleted: ENUM_VALUE_NO_DELETE and its variants report it once each.
+fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.enum_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        let owner = relative(&old.full_name, &pair.old.file.package);
+        let mut seen = HashSet::new();
+        for value in &old.values {
+            if !seen.insert(value.number) || new.values.iter().any(|v| v.number == value.number) {
+                continue;
+            }
+            let name = reserved_name_literal(&pair.new.file.syntax, &value.name);
+            out.push(Candidate {
+                group: Group {
+                    key: format!("enum-value-deleted:{}:{}", old.full_name, value.number),
+                    title: format!(
+                        "enum value `{}` ({}) was deleted from `{owner}`",
+                        value.name, value.number
+                    ),
+                    help: format!(
+                        "reserve its number and name in enum `{owner}` so neither is ever \
+                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
+                         adds them), or restore the value",
+                        value.number
+                    ),
+                    location: None,
+                    previous: loc(pair.old.file, value.span),
+                    members: 0,
+                },
+                regions: vec![Region {
+                    old_side: true,
+                    path: pair.old.file.path.clone(),
+                    span: Some(value.span),
+                    exact: true,
+                    rules: ENUM_VALUE_DELETE_RULES,
+                    message_prefix: None,
+                }],
+            });
+        }
     }
     out
 }
@@ -266,6 +382,7 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 span: Some(new.span),
                 exact: false,
                 rules: RENAME_RULES,
+                message_prefix: None,
             }],
         });
     }
@@ -417,6 +534,7 @@ fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
                     span: Some(span),
                     exact: false,
                     rules: TYPE_CHANGE_RULES,
+                    message_prefix: None,
                 });
         }
     };
@@ -542,6 +660,7 @@ fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
         span: Some(span),
         exact: true,
         rules: TYPE_DELETE_RULES,
+        message_prefix: None,
     };
     let mut out = Vec::new();
     let mut todo = vec![(old_name.to_string(), new_name.to_string())];
@@ -635,6 +754,7 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
                 span: None,
                 exact: false,
                 rules: ANY_RULE,
+                message_prefix: None,
             }],
         });
     }

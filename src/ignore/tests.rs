@@ -140,3 +140,20 @@ fn a_directive_on_a_field_covers_only_that_field() {
     assert_eq!(kept, ["FIELD_SAME_TYPE"]);
     assert_eq!(ignored, ["why"]);
 }
+
+#[test]
+fn warnings_about_an_id_point_at_the_id() {
+    let text = format!(
+        "{HEAD}// protocompat:ignore FIELD_SAME_TYPE, FIELD_SAME_TYPO -- why\nmessage M {{\n  int64 id = 1;\n}}\n"
+    );
+    let schema = schema(&text);
+    let applied = apply(&schema, Vec::new(), "v2", &|p| p.to_string());
+    let spans: Vec<&str> = applied
+        .warnings
+        .iter()
+        .flat_map(|w| w.labels().into_iter().flatten())
+        .map(|l| &text[l.offset()..l.offset() + l.len()])
+        .collect();
+    // The unknown id, then the unused one.
+    assert_eq!(spans, ["FIELD_SAME_TYPO", "FIELD_SAME_TYPE"]);
+}

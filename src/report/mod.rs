@@ -196,7 +196,7 @@ pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
             out.push_str(&ignored_text(ctx));
             out
         }
-        Format::Short => short::render(findings),
+        Format::Short => short::render(findings, ctx),
         Format::Json => json::render(findings, ctx),
         Format::Github => github::render(findings, ctx),
         Format::Sarif => sarif::render(findings, ctx),

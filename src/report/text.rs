@@ -193,10 +193,18 @@ fn render_finding(
         None => main.help = help,
     }
     emit(out, handler, &main);
-    // A file deletion alone says no more than FILE_NO_DELETE's own message.
-    if let Some(cause) = cause.filter(|c| !c.title.ends_with("was deleted")) {
+    if let Some(cause) = cause.filter(|c| adds_to_a_lone_finding(c)) {
         note(out, ctx.style, &format!("cause: {}", cause.title));
     }
+}
+
+/// Whether a cause says more than the one finding it explains: a deletion alone (a field, an
+/// enum value, a file whose types went nowhere) is already said by the finding itself.
+fn adds_to_a_lone_finding(cause: &Group) -> bool {
+    let deletion = ["field-deleted:", "enum-value-deleted:"]
+        .iter()
+        .any(|k| cause.key.starts_with(k));
+    !deletion && !cause.title.ends_with("was deleted")
 }
 
 fn render_group(
@@ -259,19 +267,20 @@ fn render_group(
         note(
             out,
             ctx.style,
-            &format!("{}: {}{}", f.rule, f.message, at(f)),
+            &format!("{}: {}{}", f.rule, f.message, at(f, ctx)),
         );
     }
 }
 
 /// ` (at path:line:col)` for a group member, so each can still be found.
-fn at(f: &Finding) -> String {
+fn at(f: &Finding, ctx: &Context) -> String {
+    let (new, old) = (ctx.new_prefix, ctx.old_prefix);
     match (&f.location, &f.previous) {
         (Some(l), _) if l.span.is_some() => {
-            format!(" ({}:{}:{})", l.path, l.start_line, l.start_column)
+            format!(" ({new}{}:{}:{})", l.path, l.start_line, l.start_column)
         }
-        (_, Some(p)) => format!(" (was {}:{}:{})", p.path, p.start_line, p.start_column),
-        (Some(l), None) => format!(" ({}:{}:{})", l.path, l.start_line, l.start_column),
+        (_, Some(p)) => format!(" (was {old}{}:{}:{})", p.path, p.start_line, p.start_column),
+        (Some(l), None) => format!(" ({new}{}:{}:{})", l.path, l.start_line, l.start_column),
         (None, None) => String::new(),
     }
 }
@@ -405,10 +414,16 @@ fn part_focused(
         );
         return part;
     };
+    // Paths start from the working directory, so terminals and editors can open them.
+    let prefix = match side {
+        Side::Old => ctx.old_prefix,
+        Side::New => ctx.new_prefix,
+    };
+    let path = format!("{prefix}{}", loc.path);
     let name = match revision {
-        Some("working tree") | None if side == Side::New => loc.path.clone(),
-        Some(rev) => format!("{} @ {rev}", loc.path),
-        None => loc.path.clone(),
+        Some("working tree") | None if side == Side::New => path,
+        Some(rev) => format!("{path} @ {rev}"),
+        None => path,
     };
     let focus = deleted_field.and_then(|(number, name)| field_line(text, loc, number, name));
     let span = focus.unwrap_or_else(|| shown_span(text, loc));
