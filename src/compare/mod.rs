@@ -2,7 +2,8 @@
 //!
 //! Matching follows buf: files by path, messages/enums/services by full name across all files,
 //! message fields by number, extensions by (extendee, number), enum values by number, methods by
-//! name. Rules receive a [`Ctx`] with these pairings precomputed once.
+//! name. Rules receive a [`Ctx`] with these pairings computed once, on first use, and shared
+//! by every rule (a check runs dozens of rules over the same pairs).
 
 mod finding;
 pub mod group;
@@ -11,6 +12,9 @@ mod index;
 pub use finding::{Edit, Finding, Location, Sink};
 pub use group::Group;
 pub use index::{InFile, Index};
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};
 use crate::rules::RuleMeta;
@@ -21,6 +25,18 @@ pub struct Ctx<'a> {
     pub new: &'a Schema,
     pub old_index: Index<'a>,
     pub new_index: Index<'a>,
+    pairs: Pairs<'a>,
+}
+
+/// The pair lists, each built on first use.
+#[derive(Default)]
+struct Pairs<'a> {
+    messages: OnceLock<Vec<Pair<'a, Message>>>,
+    enums: OnceLock<Vec<Pair<'a, Enum>>>,
+    services: OnceLock<Vec<Pair<'a, Service>>>,
+    fields: OnceLock<Vec<FieldPair<'a>>>,
+    enum_values: OnceLock<Vec<EnumValuePair<'a>>>,
+    methods: OnceLock<Vec<MethodPair<'a>>>,
 }
 
 /// A pair of matched elements, new side first (as buf's handlers take them).
@@ -36,6 +52,7 @@ impl<'a> Ctx<'a> {
             new,
             old_index: Index::build(old),
             new_index: Index::build(new),
+            pairs: Pairs::default(),
         }
     }
 
@@ -58,31 +75,43 @@ impl<'a> Ctx<'a> {
     }
 
     /// Messages matched by full name, wherever they live.
-    pub fn message_pairs(&self) -> Vec<Pair<'a, Message>> {
-        pair_by_key(&self.old_index.messages, &self.new_index.messages)
+    pub fn message_pairs(&self) -> &[Pair<'a, Message>] {
+        self.pairs
+            .messages
+            .get_or_init(|| pair_by_key(&self.old_index.messages, &self.new_index.messages))
     }
 
-    pub fn enum_pairs(&self) -> Vec<Pair<'a, Enum>> {
-        pair_by_key(&self.old_index.enums, &self.new_index.enums)
+    pub fn enum_pairs(&self) -> &[Pair<'a, Enum>] {
+        self.pairs
+            .enums
+            .get_or_init(|| pair_by_key(&self.old_index.enums, &self.new_index.enums))
     }
 
-    pub fn service_pairs(&self) -> Vec<Pair<'a, Service>> {
-        pair_by_key(&self.old_index.services, &self.new_index.services)
+    pub fn service_pairs(&self) -> &[Pair<'a, Service>] {
+        self.pairs
+            .services
+            .get_or_init(|| pair_by_key(&self.old_index.services, &self.new_index.services))
     }
 
     /// Message fields matched by number within matched messages, then extensions matched by
     /// (extendee, number). `parent` of an extension is the message it is declared in, if any.
-    pub fn field_pairs(&self) -> Vec<FieldPair<'a>> {
+    pub fn field_pairs(&self) -> &[FieldPair<'a>] {
+        self.pairs.fields.get_or_init(|| self.build_field_pairs())
+    }
+
+    fn build_field_pairs(&self) -> Vec<FieldPair<'a>> {
         let mut out = Vec::new();
         for pair in self.message_pairs() {
+            // By number: a map, as messages can have thousands of fields. Numbers are unique
+            // within a built message; `or_insert` keeps the first field, as a linear `find`
+            // would.
+            let mut new_by_number: HashMap<i64, &'a Field> =
+                HashMap::with_capacity(pair.new.item.fields.len());
+            for field in &pair.new.item.fields {
+                new_by_number.entry(field.number).or_insert(field);
+            }
             for old_field in &pair.old.item.fields {
-                if let Some(new_field) = pair
-                    .new
-                    .item
-                    .fields
-                    .iter()
-                    .find(|f| f.number == old_field.number)
-                {
+                if let Some(&new_field) = new_by_number.get(&old_field.number) {
                     out.push(FieldPair {
                         new: FieldIn {
                             file: pair.new.file,
@@ -111,30 +140,30 @@ impl<'a> Ctx<'a> {
 
     /// Enum values matched by number within matched enums. Aliases (several names for one
     /// number) are kept together, as buf compares name sets per number.
-    pub fn enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
+    pub fn enum_value_pairs(&self) -> &[EnumValuePair<'a>] {
+        self.pairs
+            .enum_values
+            .get_or_init(|| self.build_enum_value_pairs())
+    }
+
+    fn build_enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
         let mut out = Vec::new();
         for pair in self.enum_pairs() {
-            let mut numbers: Vec<i64> = pair.old.item.values.iter().map(|v| v.number).collect();
-            numbers.sort();
-            numbers.dedup();
-            for number in numbers {
-                let new_values: Vec<&EnumValue> = pair
-                    .new
-                    .item
-                    .values
-                    .iter()
-                    .filter(|v| v.number == number)
-                    .collect();
-                if new_values.is_empty() {
-                    continue;
+            let by_number = |values: &'a [EnumValue]| {
+                let mut map: HashMap<i64, Vec<&'a EnumValue>> = HashMap::new();
+                for value in values {
+                    map.entry(value.number).or_default().push(value);
                 }
-                let old_values = pair
-                    .old
-                    .item
-                    .values
-                    .iter()
-                    .filter(|v| v.number == number)
-                    .collect();
+                map
+            };
+            let mut old_by_number = by_number(&pair.old.item.values);
+            let mut new_by_number = by_number(&pair.new.item.values);
+            let mut numbers: Vec<i64> = old_by_number.keys().copied().collect();
+            numbers.sort();
+            for number in numbers {
+                let Some(new_values) = new_by_number.remove(&number) else {
+                    continue;
+                };
                 out.push(EnumValuePair {
                     new_file: pair.new.file,
                     old_file: pair.old.file,
@@ -142,7 +171,7 @@ impl<'a> Ctx<'a> {
                     old_enum: pair.old.item,
                     number,
                     new: new_values,
-                    old: old_values,
+                    old: old_by_number.remove(&number).unwrap_or_default(),
                 });
             }
         }
@@ -150,7 +179,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// Methods matched by name within matched services.
-    pub fn method_pairs(&self) -> Vec<MethodPair<'a>> {
+    pub fn method_pairs(&self) -> &[MethodPair<'a>] {
+        self.pairs.methods.get_or_init(|| self.build_method_pairs())
+    }
+
+    fn build_method_pairs(&self) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
         for pair in self.service_pairs() {
             for old_method in &pair.old.item.methods {

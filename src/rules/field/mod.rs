@@ -24,7 +24,7 @@ use text::go_quote;
 /// Both sides of every field pair, new first.
 fn field_sides<'c, 'a>(ctx: &'c Ctx<'a>) -> Vec<(FieldSide<'c, 'a>, FieldSide<'c, 'a>)> {
     ctx.field_pairs()
-        .into_iter()
+        .iter()
         .map(|pair| {
             (
                 FieldSide::new(pair.new, &ctx.new_index),
