@@ -8,7 +8,8 @@ use miette::{miette, Report};
 use rayon::prelude::*;
 
 use crate::compare::{self, Finding, Group, Location};
-use crate::config::{is_unstable_package, Config, Layout, Selection};
+use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
+use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
 use crate::report::{Sources, Stats};
 use crate::source::{
@@ -52,8 +53,10 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// The buf config version whose categories apply.
     pub config_version: String,
-    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports.
+    /// Non-fatal diagnostics: deprecated rule ids, unresolved imports, ignore directives.
     pub warnings: Vec<Report>,
+    /// Findings silenced by `// protocompat:ignore` directives (paths relative to ROOT).
+    pub ignored: Vec<Ignored>,
     /// Root causes shared by findings (`Finding.group` keys).
     pub groups: Vec<Group>,
     /// Both sides' texts and labels, for the text format's snippets.
@@ -87,6 +90,8 @@ struct Collected {
     resolver: TreeResolver,
     /// Path relative to its root -> path relative to ROOT.
     external: HashMap<String, String>,
+    /// The compared files, as paths relative to ROOT.
+    compared: Vec<String>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -100,18 +105,157 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         Some(c) => c.clone(),
         None => side_config(&*new.root)?,
     };
-    let selection = config.select()?;
-    let mut warnings: Vec<Report> = selection
-        .warnings
-        .iter()
-        .map(|w| miette!(severity = miette::Severity::Warning, "{w}"))
-        .collect();
-
     let new_layout = layout_of(&explicit, &*new.root)?;
     let old_layout = layout_of(&explicit, &*old.root)?;
+
+    let mut selections = Vec::new();
+    for module in &new_layout.modules {
+        selections.push(config.select_with(config.breaking_for(module))?);
+    }
+    let mut warnings: Vec<Report> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for warning in selections.iter().flat_map(|s| &s.warnings) {
+        if seen.insert(warning.clone()) {
+            warnings.push(miette!(severity = miette::Severity::Warning, "{warning}"));
+        }
+    }
+
+    let uniform = selections.windows(2).all(|w| same_rules(&w[0], &w[1]));
+    let pairs = pair_modules(&new_layout, &old_layout, uniform, &new, &old)?;
+    let mut findings = Vec::new();
+    let mut silenced = Vec::new();
+    let mut groups = Vec::new();
+    let mut sources = Sources {
+        old_label: old.root.label().to_string(),
+        new_label: new.root.label().to_string(),
+        old: HashMap::new(),
+        new: HashMap::new(),
+    };
+    let mut files_checked = 0;
+    let mut compared = Vec::new();
+    for (new_module, old_module) in pairs {
+        let mut module_warnings = Vec::new();
+        let result = check_module(
+            (&new, &new_layout, new_module),
+            (&old, &old_layout, old_module),
+            &selections[new_module],
+            opts,
+            &mut module_warnings,
+        )?;
+        warnings.extend(module_warnings);
+        findings.extend(result.findings);
+        silenced.extend(result.ignored);
+        groups.extend(result.groups);
+        sources.old.extend(result.old_texts);
+        sources.new.extend(result.new_texts);
+        files_checked += result.files_checked;
+        compared.extend(result.compared);
+    }
+    something_compared(opts, &compared, &new, &old)?;
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    silenced.sort_by(|a: &Ignored, b: &Ignored| a.finding.sort_key().cmp(&b.finding.sort_key()));
+    Ok(Outcome {
+        findings,
+        config_version: config.version.clone(),
+        warnings,
+        ignored: silenced,
+        groups,
+        sources,
+        stats: Stats {
+            files_checked,
+            elapsed: started.elapsed(),
+        },
+    })
+}
+
+/// As buf: a check that targets no file at all, or a `--path` that matches no file on either
+/// side, is an error rather than a silent pass.
+fn something_compared(
+    opts: &CheckOptions,
+    compared: &[String],
+    new: &Side,
+    old: &Side,
+) -> Result<(), Report> {
+    let sides = format!("@ {} or @ {}", new.root.label(), old.root.label());
+    for path in &opts.paths {
+        let wanted = normalize(path);
+        if !compared.iter().any(|c| is_within(c, &wanted)) {
+            return Err(miette!(
+                help = "--path is relative to ROOT",
+                "--path {path}: no .proto file under it {sides}"
+            ));
+        }
+    }
+    if compared.is_empty() {
+        return Err(miette!(
+            help = "check ROOT, --path and --exclude-path",
+            "no .proto file to compare under {} {sides}",
+            opts.root.display()
+        ));
+    }
+    Ok(())
+}
+
+fn same_rules(a: &Selection, b: &Selection) -> bool {
+    a.rules
+        .iter()
+        .map(|r| r.id)
+        .eq(b.rules.iter().map(|r| r.id))
+        && a.ignore == b.ignore
+        && a.ignore_only == b.ignore_only
+        && a.ignore_unstable_packages == b.ignore_unstable_packages
+}
+
+/// Which old module each new module is compared with, as buf pairs them: by position when
+/// both sides have as many modules; when the new side has more and they all share one rule
+/// set, new modules without an old counterpart (by module path) are left out.
+fn pair_modules(
+    new: &Layout,
+    old: &Layout,
+    uniform: bool,
+    new_side: &Side,
+    old_side: &Side,
+) -> Result<Vec<(usize, usize)>, Report> {
+    if new.modules.len() == old.modules.len() {
+        return Ok((0..new.modules.len()).map(|i| (i, i)).collect());
+    }
+    let mismatch = || {
+        miette!(
+            help = "buf compares the modules of a workspace pairwise; give both sides the same modules",
+            "ROOT has {} module(s) @ {} but {} @ {}",
+            new.modules.len(),
+            new_side.root.label(),
+            old.modules.len(),
+            old_side.root.label()
+        )
+    };
+    if new.modules.len() < old.modules.len() || !uniform {
+        return Err(mismatch());
+    }
+    let mut pairs = Vec::new();
+    for (old_index, old_module) in old.modules.iter().enumerate() {
+        let new_index = new
+            .modules
+            .iter()
+            .position(|m| m.name == old_module.name)
+            .ok_or_else(mismatch)?;
+        pairs.push((new_index, old_index));
+    }
+    Ok(pairs)
+}
+
+/// Builds one module at both sides and runs its rules; findings come back with paths
+/// relative to ROOT.
+fn check_module(
+    (new, new_layout, new_module): (&Side, &Layout, usize),
+    (old, old_layout, old_module): (&Side, &Layout, usize),
+    selection: &Selection,
+    opts: &CheckOptions,
+    warnings: &mut Vec<Report>,
+) -> Result<ModuleResult, Error> {
     let (new_files, old_files) = rayon::join(
-        || collect(&new, &new_layout, opts),
-        || collect(&old, &old_layout, opts),
+        || collect(new, new_layout, new_module, opts),
+        || collect(old, old_layout, old_module, opts),
     );
     let (new_files, old_files) = both(new_files, old_files)?;
 
@@ -135,34 +279,65 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     warnings.extend(new_built.warnings);
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
-    findings.retain(|f| !ignored(f, &selection, &new_built.schema, &old_built.schema));
+    findings.retain(|f| !ignored(f, selection, &new_built.schema, &old_built.schema));
+    let (mut findings, mut silenced) = in_source_ignores(
+        &new_built.schema,
+        findings,
+        &selection.version,
+        |path| {
+            format!(
+                "{} @ {}",
+                external(path, &new_files.external),
+                new.root.label()
+            )
+        },
+        warnings,
+    );
+    crate::fix::attach_edits(&old_built.schema, &new_built.schema, &mut findings);
     let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
-    for f in &mut findings {
+    for f in findings
+        .iter_mut()
+        .chain(silenced.iter_mut().map(|i| &mut i.finding))
+    {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
+        for edit in &mut f.edits {
+            edit.path = external(&edit.path, &new_files.external).to_string();
+        }
+    }
+    for i in &mut silenced {
+        i.directive.path = external(&i.directive.path, &new_files.external).to_string();
     }
     for g in &mut groups {
         relabel(&mut g.location, &new_files.external);
         relabel(&mut g.previous, &old_files.external);
     }
-    let sources = Sources {
-        old_label: old.root.label().to_string(),
-        new_label: new.root.label().to_string(),
-        old: texts(&old_files),
-        new: texts(&new_files),
-    };
-    let stats = Stats {
-        files_checked: files_checked(&old_files, &new_files),
-        elapsed: started.elapsed(),
-    };
-    Ok(Outcome {
+    Ok(ModuleResult {
         findings,
-        config_version: selection.version,
-        warnings,
+        ignored: silenced,
         groups,
-        sources,
-        stats,
+        old_texts: texts(&old_files),
+        new_texts: texts(&new_files),
+        files_checked: files_checked(&old_files, &new_files),
+        compared: old_files
+            .compared
+            .iter()
+            .chain(&new_files.compared)
+            .cloned()
+            .collect(),
     })
+}
+
+/// What one module's check gives.
+struct ModuleResult {
+    findings: Vec<Finding>,
+    ignored: Vec<Ignored>,
+    groups: Vec<Group>,
+    old_texts: HashMap<String, Arc<str>>,
+    new_texts: HashMap<String, Arc<str>>,
+    files_checked: usize,
+    /// Paths relative to ROOT compared on either side.
+    compared: Vec<String>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
@@ -212,7 +387,7 @@ fn side_config(root: &dyn Tree) -> Result<Config, Report> {
 /// the side's own buf.yaml.
 fn layout_of(explicit: &Option<Config>, root: &dyn Tree) -> Result<Layout, Report> {
     if let Some(config) = explicit {
-        if config.name.ends_with(".yaml") || config.name.ends_with(".yml") {
+        if config.kind == Kind::BufYaml {
             return Ok(config.layout.clone());
         }
     }
@@ -412,20 +587,26 @@ fn shown(path: &str) -> &str {
 }
 
 /// Reads a side's compared files (filtered by the layout and `--path`/`--exclude-path`).
-fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collected, Report> {
+fn collect(
+    side: &Side,
+    layout: &Layout,
+    module: usize,
+    opts: &CheckOptions,
+) -> Result<Collected, Report> {
+    let this = &layout.modules[module];
     let label = side.root.label().to_string();
     let paths: Vec<String> = opts.paths.iter().map(|p| normalize(p)).collect();
     let excluded: Vec<String> = opts.exclude_paths.iter().map(|p| normalize(p)).collect();
     let wanted = |external: &str| {
         (paths.is_empty() || paths.iter().any(|p| is_within(external, p)))
             && !excluded.iter().any(|p| is_within(external, p))
-            && !layout.excludes.iter().any(|p| is_within(external, p))
+            && !this.excludes.iter().any(|p| is_within(external, p))
     };
 
     // (path relative to its root, path relative to ROOT)
     let mut chosen: Vec<(String, String)> = Vec::new();
     let mut external = HashMap::new();
-    for root in &layout.roots {
+    for root in &this.roots {
         let listed = side.root.list_protos(root)?.ok_or_else(|| {
             miette!(
                 "{} @ {label}: root listed in buf.yaml does not exist",
@@ -448,6 +629,7 @@ fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collecte
         }
     }
 
+    let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
     let tree = &side.root;
     let files = chosen
         .par_iter()
@@ -463,9 +645,16 @@ fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collecte
         })
         .collect::<Result<Vec<_>, Report>>()?;
 
-    let mut roots: Vec<SearchRoot> = layout
-        .roots
-        .iter()
+    // Imports resolve in this module's roots first, then in the workspace's other modules.
+    let module_roots = this.roots.iter().chain(
+        layout
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != module)
+            .flat_map(|(_, m)| &m.roots),
+    );
+    let mut roots: Vec<SearchRoot> = module_roots
         .map(|r| SearchRoot {
             tree: side.root.clone(),
             dir: r.clone(),
@@ -479,6 +668,7 @@ fn collect(side: &Side, layout: &Layout, opts: &CheckOptions) -> Result<Collecte
         files,
         resolver: TreeResolver { roots },
         external,
+        compared,
     })
 }
 
@@ -499,6 +689,25 @@ fn ignored(f: &Finding, sel: &Selection, new: &Schema, old: &Schema) -> bool {
     };
     f.location.as_ref().is_some_and(|l| at(l, new))
         || f.previous.as_ref().is_some_and(|l| at(l, old))
+}
+
+/// `// protocompat:ignore` directives of the new side: (kept, silenced) findings; directive
+/// problems become warnings.
+fn in_source_ignores(
+    new: &Schema,
+    findings: Vec<Finding>,
+    config_version: &str,
+    display: impl Fn(&str) -> String,
+    warnings: &mut Vec<Report>,
+) -> (Vec<Finding>, Vec<Ignored>) {
+    let applied = crate::ignore::apply(new, findings, config_version, &display);
+    warnings.extend(applied.warnings);
+    (applied.kept, applied.ignored)
+}
+
+/// A schema path as a path relative to ROOT.
+fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str {
+    external.get(path).map_or(path, String::as_str)
 }
 
 fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {

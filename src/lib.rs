@@ -9,6 +9,8 @@
 mod check;
 pub mod compare;
 pub mod config;
+pub mod fix;
+pub mod ignore;
 pub mod model;
 pub mod parse;
 pub mod report;

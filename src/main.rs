@@ -4,11 +4,15 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+mod examples;
+
+use clap::{Args, CommandFactory as _, Parser, Subcommand};
 use protocompat::config::Config;
 use protocompat::report::{self, FailOn, Format};
 use protocompat::rules::{RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
+
+mod fix_cli;
 
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]
@@ -21,11 +25,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Compare ROOT (the working tree, or --rev / --staged) against a revision or directory.
+    #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// List the rules: id, categories, default, summary.
+    #[command(after_help = examples::RULES)]
     Rules(RulesArgs),
     /// Show a rule's documentation: what it detects, why it breaks, an example, the fix.
+    #[command(after_help = examples::EXPLAIN)]
     Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = examples::COMPLETIONS)]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) for man(1).
+    #[command(after_help = examples::MAN)]
+    Man,
 }
 
 #[derive(Args)]
@@ -88,14 +104,19 @@ struct CheckArgs {
     root: PathBuf,
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA) or an
     /// existing directory.
-    #[arg(long, value_name = "REV|DIR")]
-    against: String,
+    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    against: Option<String>,
     /// Read the new side from this git revision instead of the working tree.
     #[arg(long, value_name = "REV", conflicts_with = "staged")]
     rev: Option<String>,
     /// Read the new side from the git index (staged changes).
     #[arg(long)]
     staged: bool,
+    /// For pre-commit's pre-push stage: compare PRE_COMMIT_TO_REF (the pushed commit) with
+    /// PRE_COMMIT_FROM_REF (what the remote has). Without them, --against (with the working
+    /// tree) if given, else there is nothing to compare and the check passes.
+    #[arg(long, conflicts_with_all = ["rev", "staged"])]
+    pre_push: bool,
     /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
     #[arg(long)]
     merge_base: bool,
@@ -114,7 +135,7 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format: text (rich diagnostics), short (one line per finding), json.
+    /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Which findings make the exit code 1: errors, any finding, or none.
@@ -124,6 +145,16 @@ struct CheckArgs {
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
     link_base: Option<String>,
+    /// Add the missing `reserved` numbers and names for deleted fields and enum values to
+    /// the files on disk, then check again (the exit code reflects what remains).
+    #[arg(long)]
+    fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
+    /// List the findings silenced by `// protocompat:ignore` comments.
+    #[arg(long)]
+    show_ignored: bool,
     /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
@@ -162,20 +193,75 @@ fn main() -> ExitCode {
         Command::Check(args) => run_check(args),
         Command::Rules(args) => run_rules(args),
         Command::Explain(args) => run_explain(args),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "protocompat", &mut out);
+            print(&String::from_utf8_lossy(&out));
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    print(&String::from_utf8_lossy(&out));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: could not render the manual page: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// Whether ROOT is in a git repository whose current branch has no commit yet.
+fn head_is_unborn(root: &std::path::Path) -> bool {
+    git2::Repository::discover(root)
+        .and_then(|repo| repo.head().map(|_| ()))
+        .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+}
+
+/// The old side and the new side's revision, from the flags or, with --pre-push, from the
+/// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
+fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
+    if !args.pre_push {
+        return Some((args.against.clone()?, args.rev.clone()));
+    }
+    let from = std::env::var("PRE_COMMIT_FROM_REF")
+        .ok()
+        .filter(|r| !r.is_empty());
+    let to = std::env::var("PRE_COMMIT_TO_REF")
+        .ok()
+        .filter(|r| !r.is_empty());
+    match (from, to) {
+        (Some(from), Some(to)) => Some((from, Some(to))),
+        (Some(from), None) => Some((from, None)),
+        (None, _) => args.against.clone().map(|against| (against, None)),
     }
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
+    let Some((against, rev)) = resolve_sides(&args) else {
+        eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
+        return ExitCode::SUCCESS;
+    };
+    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return ExitCode::SUCCESS;
+    }
     let new_prefix = report::path_prefix(&args.root);
-    let old_prefix = if std::path::Path::new(&args.against).is_dir() && !args.merge_base {
-        report::path_prefix(std::path::Path::new(&args.against))
+    let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&against))
     } else {
         new_prefix.clone()
     };
     let options = CheckOptions {
         root: args.root,
-        against: args.against.clone(),
-        new_side: match (args.rev, args.staged) {
+        against: against.clone(),
+        new_side: match (rev, args.staged) {
             (Some(rev), _) => NewSide::Rev(rev),
             (None, true) => NewSide::Staged,
             (None, false) => NewSide::Worktree,
@@ -187,7 +273,26 @@ fn run_check(args: CheckArgs) -> ExitCode {
         exclude_paths: args.exclude_path,
         config: args.config,
     };
-    match protocompat::check(&options) {
+    if args.fix {
+        if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {
+            return code;
+        }
+    }
+    let mut result = protocompat::check(&options);
+    if let (true, Ok(outcome)) = (args.fix, &result) {
+        match fix_cli::run(&options, outcome, args.dry_run, &new_prefix) {
+            Err(code) => return code,
+            Ok(fix_cli::Then::CheckAgain) => result = protocompat::check(&options),
+            Ok(fix_cli::Then::Report) => {}
+            Ok(fix_cli::Then::Exit) => {
+                for warning in &outcome.warnings {
+                    eprintln!("{warning:?}");
+                }
+                return fail_code(args.fail_on.fails(&outcome.findings));
+            }
+        }
+    }
+    match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
@@ -198,10 +303,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 groups: &outcome.groups,
                 stats: Some(outcome.stats),
                 style: args.display.style(),
-                against: &args.against,
+                against: &against,
                 new_prefix: &new_prefix,
                 old_prefix: &old_prefix,
                 link_base: args.link_base.as_deref(),
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
             };
             let format = args.error_format.unwrap_or(args.format);
             print(&report::render(format, &outcome.findings, &ctx));
@@ -217,6 +324,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+fn fail_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -171,3 +171,54 @@ fn rules_lists_ids_categories_defaults() {
     let all = run(Path::new("."), &["rules", "--all"]);
     assert!(String::from_utf8_lossy(&all.stdout).contains("MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT"));
 }
+
+/// A v2 workspace with two modules and two rule sets: each module is checked with its own,
+/// as buf does (`buf breaking --exclude-imports` reports exactly these four).
+#[test]
+fn v2_workspace_modules_use_their_own_rules() {
+    let dir = support::tempdir();
+    let config = "version: v2\nmodules:\n  - path: a\n  - path: b\n    breaking:\n      use: [WIRE]\n      ignore: [b/x]\nbreaking:\n  use: [FILE]\n";
+    let files = [
+        (
+            "a/pa/a.proto",
+            "syntax = \"proto3\";\npackage pa;\nimport \"pb/b.proto\";\nmessage A { string x = 1; pb.B b = 2; int32 gone = 3; }\n",
+            "syntax = \"proto3\";\npackage pa;\nimport \"pb/b.proto\";\nmessage A { int32 x = 1; pb.B b = 2; }\n",
+        ),
+        (
+            "b/pb/b.proto",
+            "syntax = \"proto3\";\npackage pb;\nmessage B { string x = 1; int64 y = 2; }\n",
+            "syntax = \"proto3\";\npackage pb;\nmessage B { int32 x = 1; }\n",
+        ),
+        (
+            "b/x/x.proto",
+            "syntax = \"proto3\";\npackage x;\nmessage X { string x = 1; }\n",
+            "syntax = \"proto3\";\npackage x;\nmessage X { int32 x = 1; }\n",
+        ),
+    ];
+    for (path, old, new) in files {
+        write(&dir.path().join("old"), path, old);
+        write(&dir.path().join("new"), path, new);
+    }
+    for side in ["old", "new"] {
+        write(&dir.path().join(side), "buf.yaml", config);
+    }
+    let (code, findings, _) = check_json(&dir.path().join("new"), &[".", "--against", "../old"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        vec![
+            "FIELD_NO_DELETE a/pa/a.proto:4:1-4:39",
+            "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED b/pb/b.proto:3:1-3:27",
+            "FIELD_SAME_TYPE a/pa/a.proto:4:13-4:18",
+            "FIELD_WIRE_COMPATIBLE_TYPE b/pb/b.proto:3:13-3:18",
+        ]
+    );
+    // Fewer modules on the new side than on the old one cannot be paired.
+    write(
+        &dir.path().join("new"),
+        "buf.yaml",
+        "version: v2\nmodules:\n  - path: a\n",
+    );
+    let err = support::check_fails(&dir.path().join("new"), &[".", "--against", "../old"]);
+    assert!(err.contains("module"), "{err}");
+}

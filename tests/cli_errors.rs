@@ -159,3 +159,18 @@ fn bad_arguments_exit_2() {
     );
     assert_eq!(out.status.code(), Some(2), "--rev and --staged conflict");
 }
+
+#[test]
+fn a_path_that_matches_no_file_or_nothing_to_compare() {
+    let repo = one_commit();
+    let err = check_fails(
+        repo.path(),
+        &["proto", "--against", "HEAD", "--path", "acme/v2"],
+    );
+    assert_mentions(&err, &["--path acme/v2", "@ working tree or @ HEAD"]);
+    let err = check_fails(
+        repo.path(),
+        &["proto", "--against", "HEAD", "--exclude-path", "acme"],
+    );
+    assert_mentions(&err, &["no .proto file to compare"]);
+}

@@ -445,11 +445,12 @@ fn text_format_lines_and_summary() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert!(
-        lines[0].starts_with("acme/v1/item.proto:1:1: error[FILE_NO_DELETE]: "),
+        // Paths start from the working directory, so editors can open them.
+        lines[0].starts_with("proto/acme/v1/item.proto:1:1: error[FILE_NO_DELETE]: "),
         "{text}"
     );
     assert!(
-        lines[1].starts_with("acme/v1/legacy.proto:1:1: error[FILE_NO_DELETE]: "),
+        lines[1].starts_with("proto/acme/v1/legacy.proto:1:1: error[FILE_NO_DELETE]: "),
         "{text}"
     );
     let out = run(h.repo.path(), &["check", "proto", "--against", "HEAD~2"]);

@@ -207,3 +207,46 @@ fn no_findings_give_valid_empty_documents() {
     let log: Value = serde_json::from_str(&out("sarif")).expect("JSON");
     assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
 }
+
+/// buf 1.75.0 where it is installed (BUF env var, or the npm package in /tmp/peer).
+fn buf_binary() -> Option<PathBuf> {
+    std::env::var_os("BUF")
+        .map(PathBuf::from)
+        .or_else(|| {
+            Some(PathBuf::from(
+                "/tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf",
+            ))
+        })
+        .filter(|p| p.is_file())
+}
+
+#[test]
+fn msvs_and_junit_match_buf_byte_for_byte_except_the_deleted_file() {
+    let Some(buf) = buf_binary() else {
+        eprintln!("SKIPPED: buf not installed (set BUF=/path/to/buf)");
+        return;
+    };
+    for format in ["msvs", "junit"] {
+        let theirs = std::process::Command::new(&buf)
+            .args([
+                "breaking",
+                "new",
+                "--against",
+                "old",
+                "--error-format",
+                format,
+            ])
+            .current_dir(scenario())
+            .output()
+            .expect("buf runs");
+        let theirs = String::from_utf8_lossy(&theirs.stdout)
+            .replace("&lt;input&gt;", "new/acme/v1/legacy")
+            .replace("<input>", "new/acme/v1/legacy.proto");
+        let (ours, _) = run(&["--error-format", format]);
+        assert_eq!(
+            ours,
+            theirs.replace("new/acme/v1/legacy:1:1", "new/acme/v1/legacy.proto:1:1"),
+            "{format}"
+        );
+    }
+}

@@ -20,6 +20,17 @@ fn write_tree(dir: &Path, files: &[(&str, &str)]) {
 /// Checks `new` against `old` (directories) and renders `format` as a user on a
 /// working tree compared with `main` would see it.
 fn render_with(old: &[(&str, &str)], new: &[(&str, &str)], format: Format, style: Style) -> String {
+    render_full(old, new, format, style, false)
+}
+
+/// [`render_with`], listing findings silenced by ignore comments when `show_ignored`.
+fn render_full(
+    old: &[(&str, &str)],
+    new: &[(&str, &str)],
+    format: Format,
+    style: Style,
+    show_ignored: bool,
+) -> String {
     let dir = tempfile::tempdir().expect("tempdir");
     let (old_dir, new_dir) = (dir.path().join("old"), dir.path().join("new"));
     std::fs::create_dir_all(&old_dir).expect("mkdir");
@@ -44,6 +55,8 @@ fn render_with(old: &[(&str, &str)], new: &[(&str, &str)], format: Format, style
         groups: &outcome.groups,
         stats: None,
         style,
+        ignored: &outcome.ignored,
+        show_ignored,
         ..Context::new(&outcome.config_version)
     };
     report::render(format, &outcome.findings, &ctx)
@@ -168,6 +181,27 @@ fn message_moved_to_another_file_is_one_diagnostic() {
         &format!("{header}import \"acme/v1/customer.proto\";\n\n"),
         1,
     );
+    insta::assert_snapshot!(render(
+        &[(ORDER, MESSAGES)],
+        &[
+            (ORDER, order.as_str()),
+            ("acme/v1/customer.proto", &format!("{header}{customer}")),
+        ],
+    ));
+}
+
+#[test]
+fn message_moved_but_a_nested_message_deleted_stays_apart() {
+    let (order, customer) = MESSAGES.split_at(MESSAGES.find("message Customer").expect("split"));
+    let header = "syntax = \"proto3\";\n\npackage acme.v1;\n\n";
+    let order = order.replacen(
+        header,
+        &format!("{header}import \"acme/v1/customer.proto\";\n\n"),
+        1,
+    );
+    let customer = customer
+        .replace("  Address address = 2;\n", "")
+        .replace("\n  message Address {\n    string city = 1;\n  }\n", "");
     insta::assert_snapshot!(render(
         &[(ORDER, MESSAGES)],
         &[
@@ -361,8 +395,13 @@ extend Order {
 
 #[test]
 fn extension_deleted() {
+    // EXTENSION_NO_DELETE exists in buf's v2 configuration.
     let start = EXTENSIONS.find("extend Order").expect("extend");
-    insta::assert_snapshot!(one(EXTENSIONS, &EXTENSIONS[..start]));
+    let config = ("buf.yaml", "version: v2\nbreaking:\n  use: [FILE]\n");
+    insta::assert_snapshot!(render(
+        &[(ORDER, EXTENSIONS), config],
+        &[(ORDER, &EXTENSIONS[..start]), config],
+    ));
 }
 
 #[test]
@@ -494,4 +533,138 @@ fn every_rule_has_help_in_the_text_output() {
     // `explain`.
     let out = one(BASE, &BASE.replace("int32 status", "string status"));
     assert!(out.contains("  help: "), "{out}");
+}
+
+/// `protocompat check` on a temporary pair of directories with extra arguments.
+fn cli(extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(
+        &dir.path().join("new"),
+        &[(ORDER, &BASE.replace("int32 status", "string status"))],
+    );
+    let out = assert_cmd::Command::cargo_bin("protocompat")
+        .expect("binary")
+        .current_dir(dir.path().join("new"))
+        .args(["check", ".", "--against", "../old"])
+        .args(extra)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_follows_the_color_flag() {
+    let always = cli(&["--color", "always"]);
+    assert!(always.contains("\u{1b}["), "{always}");
+    let never = cli(&["--color", "never"]);
+    assert!(!never.contains('\u{1b}'), "{never}");
+    // Piped output has no colour by default.
+    let auto = cli(&[]);
+    assert!(!auto.contains('\u{1b}'), "{auto}");
+    // The old side is labelled with what --against named.
+    assert!(auto.contains("acme/v1/order.proto @ ../old:7:3"), "{auto}");
+    assert!(auto.contains("1 file checked in "), "{auto}");
+}
+
+#[test]
+fn ascii_flag_draws_without_box_characters() {
+    let out = cli(&["--ascii"]);
+    assert!(out.is_ascii(), "{out}");
+}
+
+#[test]
+fn without_sources_the_text_names_each_place() {
+    // A library caller with no source texts still gets every finding, located.
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(
+        &dir.path().join("new"),
+        &[(ORDER, &BASE.replace("int32 status", "string status"))],
+    );
+    let outcome = check(&CheckOptions {
+        root: dir.path().join("new"),
+        against: dir.path().join("old").to_string_lossy().into_owned(),
+        ..CheckOptions::default()
+    })
+    .expect("check");
+    let ctx = Context::new(&outcome.config_version);
+    let out = report::render(Format::Text, &outcome.findings, &ctx);
+    assert!(out.contains("FIELD_SAME_TYPE"), "{out}");
+    assert!(out.contains("(acme/v1/order.proto:7:3)"), "{out}");
+}
+
+const IGNORED: &str = "  // protocompat:ignore FIELD_SAME_TYPE -- every client reads status as a string since v3.2\n  string status = 2;\n";
+
+#[test]
+fn ignore_comment_silences_a_finding_and_the_summary_counts_it() {
+    let new = BASE
+        .replace("  int32 status = 2;\n", IGNORED)
+        .replace("  int64 discount = 5;\n", "");
+    insta::assert_snapshot!(one(BASE, &new));
+}
+
+#[test]
+fn show_ignored_lists_what_ignore_comments_silenced() {
+    let new = BASE.replace("  int32 status = 2;\n", IGNORED);
+    insta::assert_snapshot!(render_full(
+        &[(ORDER, BASE)],
+        &[(ORDER, &new)],
+        Format::Text,
+        Style::default(),
+        true,
+    ));
+}
+
+#[test]
+fn fix_dry_run_shows_the_reserved_statements_then_fix_makes_the_check_pass() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let new = BASE.replace("  int64 discount = 5;\n", "");
+    write_tree(&dir.path().join("old"), &[(ORDER, BASE)]);
+    write_tree(&dir.path().join("new"), &[(ORDER, &new)]);
+    // WIRE_JSON: a deletion is fine once its number and name are reserved.
+    std::fs::write(
+        dir.path().join("buf.yaml"),
+        "version: v1\nbreaking:\n  use: [WIRE_JSON]\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("protocompat")
+            .expect("binary")
+            .current_dir(dir.path())
+            .args(["check", "new", "--against", "old", "--config", "buf.yaml"])
+            .args(extra)
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The time taken varies: keep the summary's shape without it.
+        let timing = |s: &str| match s.split_once(" checked in ") {
+            Some((head, tail)) => {
+                let end = tail
+                    .find(" ms")
+                    .map(|i| i + 3)
+                    .or_else(|| tail.find(" s").map(|i| i + 2))
+                    .unwrap_or(0);
+                let rest = &tail[end..];
+                format!("{head} checked in <time>{rest}")
+            }
+            None => s.to_string(),
+        };
+        format!(
+            "$ protocompat check new --against old {}\nexit: {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            extra.join(" "),
+            out.status.code(),
+            timing(&stdout),
+            stderr
+        )
+    };
+    let transcript = [
+        run(&[]),
+        run(&["--fix", "--dry-run"]),
+        run(&["--fix"]),
+        run(&[]),
+    ];
+    insta::assert_snapshot!(transcript.join("\n"));
 }

@@ -5,10 +5,11 @@
 //!
 //! Grouping never adds or drops a finding; it only labels them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{Ctx, Finding, Location};
 use crate::model::{Enum, File, Message, Schema, Service, Span};
+use crate::rules::util::reserved_name_literal;
 
 /// A recognised root cause.
 #[derive(Debug, Clone)]
@@ -34,7 +35,13 @@ struct Region {
     path: String,
     /// None: the whole file.
     span: Option<Span>,
+    /// The finding's span must equal `span` (a deleted type is reported at its own span; a
+    /// type nested in it is a different element).
+    exact: bool,
     rules: &'static [&'static str],
+    /// The finding's message must start with this (deletions of several fields of one message
+    /// share their location; the message names the field).
+    message_prefix: Option<String>,
 }
 
 struct Candidate {
@@ -43,6 +50,7 @@ struct Candidate {
 }
 
 const RENAME_RULES: &[&str] = &["FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME"];
+const ONEOF_RULES: &[&str] = &["FIELD_SAME_ONEOF", "FIELD_SAME_CARDINALITY"];
 const TYPE_CHANGE_RULES: &[&str] = &[
     "FIELD_SAME_TYPE",
     "FIELD_WIRE_COMPATIBLE_TYPE",
@@ -50,15 +58,25 @@ const TYPE_CHANGE_RULES: &[&str] = &[
     "RPC_SAME_REQUEST_TYPE",
     "RPC_SAME_RESPONSE_TYPE",
 ];
-const MESSAGE_DELETE_RULES: &[&str] = &[
+const TYPE_DELETE_RULES: &[&str] = &[
     "MESSAGE_NO_DELETE",
     "PACKAGE_MESSAGE_NO_DELETE",
     "ENUM_NO_DELETE",
     "PACKAGE_ENUM_NO_DELETE",
+    "SERVICE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE",
 ];
-const ENUM_DELETE_RULES: &[&str] = &["ENUM_NO_DELETE", "PACKAGE_ENUM_NO_DELETE"];
-const SERVICE_DELETE_RULES: &[&str] = &["SERVICE_NO_DELETE", "PACKAGE_SERVICE_NO_DELETE"];
 const ANY_RULE: &[&str] = &[];
+const FIELD_DELETE_RULES: &[&str] = &[
+    "FIELD_NO_DELETE",
+    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
+    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
+const ENUM_VALUE_DELETE_RULES: &[&str] = &[
+    "ENUM_VALUE_NO_DELETE",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one
 /// member; renderers treat a group of one as a plain finding with a note).
@@ -66,15 +84,38 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     let ctx = Ctx::new(old, new);
     let mut candidates = Vec::new();
     candidates.extend(field_renames(&ctx));
+    candidates.extend(oneof_moves(&ctx));
     candidates.extend(type_renames(&ctx));
     candidates.extend(type_moves(&ctx));
+    candidates.extend(field_deletions(&ctx));
+    candidates.extend(enum_value_deletions(&ctx));
     candidates.extend(file_deletions(&ctx));
 
+    // Regions by (side, path), so each finding looks only at causes in its own files; the
+    // first cause in candidate order wins.
+    let mut by_file: HashMap<(bool, &str), Vec<(usize, &Region)>> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        for r in &c.regions {
+            by_file
+                .entry((r.old_side, &r.path))
+                .or_default()
+                .push((i, r));
+        }
+    }
     let mut members: BTreeMap<usize, usize> = BTreeMap::new();
     for finding in findings.iter_mut() {
-        let hit = candidates
+        let sides = [(false, &finding.location), (true, &finding.previous)];
+        let hit = sides
             .iter()
-            .position(|c| c.regions.iter().any(|r| r.covers(finding)));
+            .filter_map(|(old_side, loc)| {
+                let loc = loc.as_ref()?;
+                let regions = by_file.get(&(*old_side, loc.path.as_str()))?;
+                regions
+                    .iter()
+                    .find(|(_, r)| r.covers(finding))
+                    .map(|(i, _)| *i)
+            })
+            .min();
         if let Some(i) = hit {
             finding.group = Some(candidates[i].group.key.clone());
             *members.entry(i).or_default() += 1;
@@ -91,9 +132,25 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
 }
 
 impl Region {
+    fn copy(&self) -> Region {
+        Region {
+            old_side: self.old_side,
+            path: self.path.clone(),
+            span: self.span,
+            exact: self.exact,
+            rules: self.rules,
+            message_prefix: self.message_prefix.clone(),
+        }
+    }
+
     fn covers(&self, f: &Finding) -> bool {
         if !self.rules.is_empty() && !self.rules.contains(&f.rule) {
             return false;
+        }
+        if let Some(prefix) = &self.message_prefix {
+            if !f.message.starts_with(prefix.as_str()) {
+                return false;
+            }
         }
         let at = if self.old_side {
             f.previous.as_ref()
@@ -106,6 +163,7 @@ impl Region {
         }
         match (self.span, at.span) {
             (None, _) => true,
+            (Some(outer), Some(inner)) if self.exact => outer == inner,
             (Some(outer), Some(inner)) => outer.start <= inner.start && inner.end <= outer.end,
             (Some(_), None) => false,
         }
@@ -125,6 +183,151 @@ fn relative<'a>(full_name: &'a str, package: &str) -> &'a str {
 
 fn loc(file: &File, span: Span) -> Option<Location> {
     Some(Location::in_file(file, Some(span)))
+}
+
+/// A field moved into, out of or between (real) oneofs: FIELD_SAME_ONEOF fires, and
+/// FIELD_SAME_CARDINALITY too when its presence changed with it.
+fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.field_pairs() {
+        let (Some(new_msg), Some(old_msg)) = (pair.new.message, pair.old.message) else {
+            continue;
+        };
+        let (new, old) = (pair.new.field, pair.old.field);
+        let real =
+            |o: Option<&crate::model::Oneof>| o.filter(|o| !o.synthetic).map(|o| o.name.clone());
+        let (was, now) = (real(old.oneof(old_msg)), real(new.oneof(new_msg)));
+        let movement = match (&was, &now) {
+            (None, Some(n)) => format!("moved into oneof `{n}`"),
+            (Some(w), None) => format!("moved out of oneof `{w}`"),
+            (Some(w), Some(n)) if w != n => format!("moved from oneof `{w}` to oneof `{n}`"),
+            _ => continue,
+        };
+        let package = &pair.new.file.package;
+        out.push(Candidate {
+            group: Group {
+                key: format!("field-oneof:{}:{}", new_msg.full_name, new.number),
+                title: format!(
+                    "field `{}` ({}) on `{}` {movement}",
+                    new.name,
+                    new.number,
+                    relative(&new_msg.full_name, package)
+                ),
+                help: format!(
+                    "setting one member of a oneof clears the others, and oneof members always \
+                     track presence, so old and new code disagree on what `{name}` holds: move \
+                     it back. To offer a new choice, add a new field with a new number inside \
+                     the oneof",
+                    name = new.name
+                ),
+                location: loc(pair.new.file, new.span),
+                previous: loc(pair.old.file, old.span),
+                members: 0,
+            },
+            regions: vec![Region {
+                old_side: false,
+                path: pair.new.file.path.clone(),
+                span: Some(new.span),
+                exact: false,
+                rules: ONEOF_RULES,
+                message_prefix: None,
+            }],
+        });
+    }
+    out
+}
+
+/// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
+/// report it once each.
+fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.message_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        if old.is_map_entry {
+            continue;
+        }
+        let package = &pair.old.file.package;
+        let owner = relative(&old.full_name, package);
+        for field in &old.fields {
+            if new.fields.iter().any(|f| f.number == field.number) {
+                continue;
+            }
+            let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
+            out.push(Candidate {
+                group: Group {
+                    key: format!("field-deleted:{}:{}", old.full_name, field.number),
+                    title: format!(
+                        "field `{}` ({}) was deleted from `{owner}`",
+                        field.name, field.number
+                    ),
+                    help: format!(
+                        "reserve its number and name in message `{owner}` so neither is ever \
+                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
+                         adds them), or restore the field",
+                        field.number
+                    ),
+                    location: None,
+                    previous: loc(pair.old.file, field.span),
+                    members: 0,
+                },
+                regions: vec![Region {
+                    old_side: true,
+                    path: pair.old.file.path.clone(),
+                    span: Some(old.span),
+                    exact: true,
+                    rules: FIELD_DELETE_RULES,
+                    message_prefix: Some(format!(
+                        "Previously present field \"{}\" with name \"{}\"",
+                        field.number, field.name
+                    )),
+                }],
+            });
+        }
+    }
+    out
+}
+
+/// An enum value (number) deleted: ENUM_VALUE_NO_DELETE and its variants report it once each.
+fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pair in ctx.enum_pairs() {
+        let (new, old) = (pair.new.item, pair.old.item);
+        let owner = relative(&old.full_name, &pair.old.file.package);
+        let mut seen = HashSet::new();
+        for value in &old.values {
+            if !seen.insert(value.number) || new.values.iter().any(|v| v.number == value.number) {
+                continue;
+            }
+            let name = reserved_name_literal(&pair.new.file.syntax, &value.name);
+            out.push(Candidate {
+                group: Group {
+                    key: format!("enum-value-deleted:{}:{}", old.full_name, value.number),
+                    title: format!(
+                        "enum value `{}` ({}) was deleted from `{owner}`",
+                        value.name, value.number
+                    ),
+                    help: format!(
+                        "reserve its number and name in enum `{owner}` so neither is ever \
+                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
+                         adds them), or restore the value",
+                        value.number
+                    ),
+                    location: None,
+                    previous: loc(pair.old.file, value.span),
+                    members: 0,
+                },
+                regions: vec![Region {
+                    old_side: true,
+                    path: pair.old.file.path.clone(),
+                    span: Some(value.span),
+                    exact: true,
+                    rules: ENUM_VALUE_DELETE_RULES,
+                    message_prefix: None,
+                }],
+            });
+        }
+    }
+    out
 }
 
 /// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
@@ -177,7 +380,9 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(new.span),
+                exact: false,
                 rules: RENAME_RULES,
+                message_prefix: None,
             }],
         });
     }
@@ -225,7 +430,6 @@ struct Named<'a> {
     kind: &'static str,
     full_name: &'a str,
     file: &'a File,
-    span: Span,
     name_span: Span,
     signature: Vec<String>,
 }
@@ -240,7 +444,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "message",
             full_name: name,
             file: m.file,
-            span: m.item.span,
             name_span: m.item.name_span,
             signature: message_signature(m.item),
         });
@@ -250,7 +453,6 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
             kind: "enum",
             full_name: name,
             file: e.file,
-            span: e.item.span,
             name_span: e.item.name_span,
             signature: enum_signature(e.item),
         });
@@ -264,90 +466,116 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
 fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
     let old_types = named_types(&ctx.old_index);
     let new_types = named_types(&ctx.new_index);
-    let is_new = |t: &Named| {
-        !ctx.old_index.messages.contains_key(t.full_name)
-            && !ctx.old_index.enums.contains_key(t.full_name)
+    let known = |index: &super::Index, name: &str| {
+        index.messages.contains_key(name) || index.enums.contains_key(name)
     };
-    let is_gone = |t: &Named| {
-        !ctx.new_index.messages.contains_key(t.full_name)
-            && !ctx.new_index.enums.contains_key(t.full_name)
-    };
-    let mut taken: BTreeSet<&str> = BTreeSet::new();
-    let mut renamed: Vec<&str> = Vec::new();
+    // New-only types by what they are made of, for linear matching.
+    let mut appeared: HashMap<(&str, &str, &[String]), Vec<&Named>> = HashMap::new();
+    for t in new_types
+        .iter()
+        .filter(|t| !known(&ctx.old_index, t.full_name))
+    {
+        appeared
+            .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
+            .or_default()
+            .push(t);
+    }
+    let followers = type_followers(ctx);
+    let mut taken: HashSet<&str> = HashSet::new();
+    let mut renamed: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     for old in old_types
         .iter()
-        .filter(|t| is_gone(t) && !t.signature.is_empty())
+        .filter(|t| !known(&ctx.new_index, t.full_name) && !t.signature.is_empty())
     {
         // Types nested in a renamed message were renamed with it: one cause.
-        let inside_renamed = renamed.iter().any(|r| {
-            old.full_name
-                .strip_prefix(r)
-                .is_some_and(|rest| rest.starts_with('.'))
-        });
+        let inside_renamed = parents(old.full_name).any(|p| renamed.contains(p));
         if inside_renamed {
             continue;
         }
-        let same = |t: &&Named| {
-            t.kind == old.kind
-                && t.file.package == old.file.package
-                && t.signature == old.signature
-                && is_new(t)
-                && !taken.contains(t.full_name)
-        };
+        let key = (
+            old.kind,
+            old.file.package.as_str(),
+            old.signature.as_slice(),
+        );
         // Prefer a match in the same file.
-        let found = new_types
-            .iter()
-            .filter(same)
-            .min_by_key(|t| (t.file.path != old.file.path, t.full_name));
+        let found = appeared.get(&key).and_then(|list| {
+            list.iter()
+                .filter(|t| !taken.contains(t.full_name))
+                .min_by_key(|t| (t.file.path != old.file.path, t.full_name))
+        });
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
-        renamed.push(old.full_name);
-        out.push(rename_candidate(ctx, old, new));
+        renamed.insert(old.full_name);
+        out.push(rename_candidate(ctx, old, new, &followers));
     }
     out
 }
 
-fn rename_candidate(ctx: &Ctx, old: &Named, new: &Named) -> Candidate {
+/// `a.b.C.D` -> `a.b.C`, `a.b`, `a`.
+fn parents(full_name: &str) -> impl Iterator<Item = &str> {
+    full_name
+        .char_indices()
+        .filter(|(_, c)| *c == '.')
+        .map(move |(i, _)| &full_name[..i])
+}
+
+/// Where a field's or RPC's type changed from one named type to another, by
+/// (old type, new type): the findings there follow a rename of that type.
+fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
+    let mut out: HashMap<(String, String), Vec<Region>> = HashMap::new();
+    let mut add = |old: &str, new: &str, path: &str, span: Span| {
+        if old != new {
+            out.entry((old.to_string(), new.to_string()))
+                .or_default()
+                .push(Region {
+                    old_side: false,
+                    path: path.to_string(),
+                    span: Some(span),
+                    exact: false,
+                    rules: TYPE_CHANGE_RULES,
+                    message_prefix: None,
+                });
+        }
+    };
+    for pair in ctx.field_pairs() {
+        if let (Some(old), Some(new)) = (&pair.old.field.type_name, &pair.new.field.type_name) {
+            add(old, new, &pair.new.file.path, pair.new.field.span);
+        }
+    }
+    for pair in ctx.method_pairs() {
+        let path = &pair.new_file.path;
+        add(
+            &pair.old.input_type,
+            &pair.new.input_type,
+            path,
+            pair.new.span,
+        );
+        add(
+            &pair.old.output_type,
+            &pair.new.output_type,
+            path,
+            pair.new.span,
+        );
+    }
+    out
+}
+
+fn rename_candidate(
+    ctx: &Ctx,
+    old: &Named,
+    new: &Named,
+    followers: &HashMap<(String, String), Vec<Region>>,
+) -> Candidate {
     let package = &old.file.package;
     let (was, now) = (
         relative(old.full_name, package),
         relative(new.full_name, package),
     );
-    let mut regions = vec![Region {
-        old_side: true,
-        path: old.file.path.clone(),
-        span: Some(old.span),
-        rules: if old.kind == "enum" {
-            ENUM_DELETE_RULES
-        } else {
-            MESSAGE_DELETE_RULES
-        },
-    }];
-    for pair in ctx.field_pairs() {
-        if pair.old.field.type_name.as_deref() == Some(old.full_name)
-            && pair.new.field.type_name.as_deref() == Some(new.full_name)
-        {
-            regions.push(Region {
-                old_side: false,
-                path: pair.new.file.path.clone(),
-                span: Some(pair.new.field.span),
-                rules: TYPE_CHANGE_RULES,
-            });
-        }
-    }
-    for pair in ctx.method_pairs() {
-        let follows = |o: &str, n: &str| o == old.full_name && n == new.full_name;
-        if follows(&pair.old.input_type, &pair.new.input_type)
-            || follows(&pair.old.output_type, &pair.new.output_type)
-        {
-            regions.push(Region {
-                old_side: false,
-                path: pair.new_file.path.clone(),
-                span: Some(pair.new.span),
-                rules: TYPE_CHANGE_RULES,
-            });
-        }
+    let mut regions = follow(ctx, old.full_name, new.full_name);
+    let key = (old.full_name.to_string(), new.full_name.to_string());
+    if let Some(follower) = followers.get(&key) {
+        regions.extend(follower.iter().map(Region::copy));
     }
     let kind = old.kind;
     Candidate {
@@ -376,31 +604,20 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
         let tops = old_file
             .messages
             .iter()
-            .map(|m| {
-                (
-                    "message",
-                    &m.full_name,
-                    m.span,
-                    m.name_span,
-                    MESSAGE_DELETE_RULES,
-                )
-            })
+            .map(|m| ("message", &m.full_name, m.name_span))
             .chain(
                 old_file
                     .enums
                     .iter()
-                    .map(|e| ("enum", &e.full_name, e.span, e.name_span, ENUM_DELETE_RULES)),
+                    .map(|e| ("enum", &e.full_name, e.name_span)),
             )
-            .chain(old_file.services.iter().map(|s| {
-                (
-                    "service",
-                    &s.full_name,
-                    s.span,
-                    s.name_span,
-                    SERVICE_DELETE_RULES,
-                )
-            }));
-        for (kind, full_name, span, old_name_span, rules) in tops {
+            .chain(
+                old_file
+                    .services
+                    .iter()
+                    .map(|s| ("service", &s.full_name, s.name_span)),
+            );
+        for (kind, full_name, old_name_span) in tops {
             let Some((new_file, name_span)) = declared_in(ctx, kind, full_name) else {
                 continue;
             };
@@ -426,13 +643,45 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
                     previous: loc(old_file, old_name_span),
                     members: 0,
                 },
-                regions: vec![Region {
-                    old_side: true,
-                    path: old_file.path.clone(),
-                    span: Some(span),
-                    rules,
-                }],
+                regions: follow(ctx, full_name, full_name),
             });
+        }
+    }
+    out
+}
+
+/// The deletion reports a rename or move explains: the type itself and each type nested in
+/// it that lives on under the new name. A nested type that is really gone stays a finding of
+/// its own.
+fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
+    let region = |file: &File, span: Span| Region {
+        old_side: true,
+        path: file.path.clone(),
+        span: Some(span),
+        exact: true,
+        rules: TYPE_DELETE_RULES,
+        message_prefix: None,
+    };
+    let mut out = Vec::new();
+    let mut todo = vec![(old_name.to_string(), new_name.to_string())];
+    while let Some((old, new)) = todo.pop() {
+        if let Some(m) = ctx.old_index.messages.get(&old) {
+            if ctx.new_index.messages.contains_key(&new) {
+                out.push(region(m.file, m.item.span));
+            }
+            let nested = m.item.messages.iter().map(|n| (&n.full_name, &n.name));
+            let enums = m.item.enums.iter().map(|e| (&e.full_name, &e.name));
+            for (full, name) in nested.chain(enums) {
+                todo.push((full.clone(), format!("{new}.{name}")));
+            }
+        } else if let Some(e) = ctx.old_index.enums.get(&old) {
+            if ctx.new_index.enums.contains_key(&new) {
+                out.push(region(e.file, e.item.span));
+            }
+        } else if let Some(s) = ctx.old_index.services.get(&old) {
+            if ctx.new_index.services.contains_key(&new) {
+                out.push(region(s.file, s.item.span));
+            }
         }
     }
     out
@@ -503,7 +752,9 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: true,
                 path: path.clone(),
                 span: None,
+                exact: false,
                 rules: ANY_RULE,
+                message_prefix: None,
             }],
         });
     }

@@ -2,7 +2,8 @@
 //!
 //! Matching follows buf: files by path, messages/enums/services by full name across all files,
 //! message fields by number, extensions by (extendee, number), enum values by number, methods by
-//! name. Rules receive a [`Ctx`] with these pairings precomputed once.
+//! name. Rules receive a [`Ctx`] with these pairings computed once, on first use, and shared
+//! by every rule (a check runs dozens of rules over the same pairs).
 
 mod finding;
 pub mod group;
@@ -12,7 +13,8 @@ pub use finding::{Edit, Finding, Location, Sink};
 pub use group::Group;
 pub use index::{InFile, Index};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};
 use crate::rules::RuleMeta;
@@ -23,6 +25,18 @@ pub struct Ctx<'a> {
     pub new: &'a Schema,
     pub old_index: Index<'a>,
     pub new_index: Index<'a>,
+    pairs: Pairs<'a>,
+}
+
+/// The pair lists, each built on first use.
+#[derive(Default)]
+struct Pairs<'a> {
+    messages: OnceLock<Vec<Pair<'a, Message>>>,
+    enums: OnceLock<Vec<Pair<'a, Enum>>>,
+    services: OnceLock<Vec<Pair<'a, Service>>>,
+    fields: OnceLock<Vec<FieldPair<'a>>>,
+    enum_values: OnceLock<Vec<EnumValuePair<'a>>>,
+    methods: OnceLock<Vec<MethodPair<'a>>>,
 }
 
 /// A pair of matched elements, new side first (as buf's handlers take them).
@@ -38,6 +52,7 @@ impl<'a> Ctx<'a> {
             new,
             old_index: Index::build(old),
             new_index: Index::build(new),
+            pairs: Pairs::default(),
         }
     }
 
@@ -60,28 +75,40 @@ impl<'a> Ctx<'a> {
     }
 
     /// Messages matched by full name, wherever they live.
-    pub fn message_pairs(&self) -> Vec<Pair<'a, Message>> {
-        pair_by_key(&self.old_index.messages, &self.new_index.messages)
+    pub fn message_pairs(&self) -> &[Pair<'a, Message>] {
+        self.pairs
+            .messages
+            .get_or_init(|| pair_by_key(&self.old_index.messages, &self.new_index.messages))
     }
 
-    pub fn enum_pairs(&self) -> Vec<Pair<'a, Enum>> {
-        pair_by_key(&self.old_index.enums, &self.new_index.enums)
+    pub fn enum_pairs(&self) -> &[Pair<'a, Enum>] {
+        self.pairs
+            .enums
+            .get_or_init(|| pair_by_key(&self.old_index.enums, &self.new_index.enums))
     }
 
-    pub fn service_pairs(&self) -> Vec<Pair<'a, Service>> {
-        pair_by_key(&self.old_index.services, &self.new_index.services)
+    pub fn service_pairs(&self) -> &[Pair<'a, Service>] {
+        self.pairs
+            .services
+            .get_or_init(|| pair_by_key(&self.old_index.services, &self.new_index.services))
     }
 
     /// Message fields matched by number within matched messages, then extensions matched by
     /// (extendee, number). `parent` of an extension is the message it is declared in, if any.
-    pub fn field_pairs(&self) -> Vec<FieldPair<'a>> {
+    pub fn field_pairs(&self) -> &[FieldPair<'a>] {
+        self.pairs.fields.get_or_init(|| self.build_field_pairs())
+    }
+
+    fn build_field_pairs(&self) -> Vec<FieldPair<'a>> {
         let mut out = Vec::new();
         for pair in self.message_pairs() {
-            // A map per message keeps pairing linear in the number of fields (the first
-            // field of a number wins, should a broken schema repeat one).
-            let mut new_by_number: HashMap<i64, &'a Field> = HashMap::new();
-            for f in &pair.new.item.fields {
-                new_by_number.entry(f.number).or_insert(f);
+            // By number: a map, as messages can have thousands of fields. Numbers are unique
+            // within a built message; `or_insert` keeps the first field, as a linear `find`
+            // would.
+            let mut new_by_number: HashMap<i64, &'a Field> =
+                HashMap::with_capacity(pair.new.item.fields.len());
+            for field in &pair.new.item.fields {
+                new_by_number.entry(field.number).or_insert(field);
             }
             for old_field in &pair.old.item.fields {
                 if let Some(&new_field) = new_by_number.get(&old_field.number) {
@@ -113,13 +140,27 @@ impl<'a> Ctx<'a> {
 
     /// Enum values matched by number within matched enums. Aliases (several names for one
     /// number) are kept together, as buf compares name sets per number.
-    pub fn enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
+    pub fn enum_value_pairs(&self) -> &[EnumValuePair<'a>] {
+        self.pairs
+            .enum_values
+            .get_or_init(|| self.build_enum_value_pairs())
+    }
+
+    fn build_enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
         let mut out = Vec::new();
         for pair in self.enum_pairs() {
-            // Grouped by number once per enum: linear, however many values it has.
-            let old_by_number = values_by_number(&pair.old.item.values);
-            let mut new_by_number = values_by_number(&pair.new.item.values);
-            for (number, old_values) in old_by_number {
+            let by_number = |values: &'a [EnumValue]| {
+                let mut map: HashMap<i64, Vec<&'a EnumValue>> = HashMap::new();
+                for value in values {
+                    map.entry(value.number).or_default().push(value);
+                }
+                map
+            };
+            let mut old_by_number = by_number(&pair.old.item.values);
+            let mut new_by_number = by_number(&pair.new.item.values);
+            let mut numbers: Vec<i64> = old_by_number.keys().copied().collect();
+            numbers.sort();
+            for number in numbers {
                 let Some(new_values) = new_by_number.remove(&number) else {
                     continue;
                 };
@@ -130,7 +171,7 @@ impl<'a> Ctx<'a> {
                     old_enum: pair.old.item,
                     number,
                     new: new_values,
-                    old: old_values,
+                    old: old_by_number.remove(&number).unwrap_or_default(),
                 });
             }
         }
@@ -138,15 +179,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// Methods matched by name within matched services.
-    pub fn method_pairs(&self) -> Vec<MethodPair<'a>> {
+    pub fn method_pairs(&self) -> &[MethodPair<'a>] {
+        self.pairs.methods.get_or_init(|| self.build_method_pairs())
+    }
+
+    fn build_method_pairs(&self) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
         for pair in self.service_pairs() {
-            let mut new_by_name: HashMap<&str, &'a Method> = HashMap::new();
-            for m in &pair.new.item.methods {
-                new_by_name.entry(m.name.as_str()).or_insert(m);
-            }
             for old_method in &pair.old.item.methods {
-                if let Some(&new_method) = new_by_name.get(old_method.name.as_str()) {
+                if let Some(new_method) = pair
+                    .new
+                    .item
+                    .methods
+                    .iter()
+                    .find(|m| m.name == old_method.name)
+                {
                     out.push(MethodPair {
                         new_file: pair.new.file,
                         old_file: pair.old.file,
@@ -162,18 +209,9 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Enum values grouped by number, in number order; each group in declaration order.
-fn values_by_number(values: &[EnumValue]) -> BTreeMap<i64, Vec<&EnumValue>> {
-    let mut out: BTreeMap<i64, Vec<&EnumValue>> = BTreeMap::new();
-    for v in values {
-        out.entry(v.number).or_default().push(v);
-    }
-    out
-}
-
 fn pair_by_key<'a, T>(
-    old: &BTreeMap<String, InFile<'a, T>>,
-    new: &BTreeMap<String, InFile<'a, T>>,
+    old: &std::collections::BTreeMap<String, InFile<'a, T>>,
+    new: &std::collections::BTreeMap<String, InFile<'a, T>>,
 ) -> Vec<Pair<'a, T>> {
     old.iter()
         .filter_map(|(name, o)| new.get(name).map(|n| Pair { new: *n, old: *o }))

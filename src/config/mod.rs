@@ -29,23 +29,47 @@ pub struct Breaking {
     pub disable_builtin: bool,
 }
 
-/// Which directories of ROOT hold the compared files.
+/// Which directories of ROOT hold the compared files: one module (buf v1beta1/v1, or no
+/// config), or the modules of a buf v2 workspace. buf checks each module on its own, with its
+/// own breaking configuration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
+    pub modules: Vec<Module>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    /// The v2 module path (`""` otherwise): what messages call the module.
+    pub name: String,
     /// Roots relative to ROOT (`""` = ROOT itself). File paths are matched relative to their
     /// root and reported relative to ROOT.
     pub roots: Vec<String>,
     /// Paths relative to ROOT whose files are not compared.
     pub excludes: Vec<String>,
+    /// The module's breaking section (ignore paths relative to the module), when its
+    /// buf.yaml gives one.
+    pub breaking: Option<Breaking>,
 }
 
 impl Default for Layout {
     fn default() -> Self {
         Layout {
-            roots: vec![String::new()],
-            excludes: Vec::new(),
+            modules: vec![Module {
+                name: String::new(),
+                roots: vec![String::new()],
+                excludes: Vec::new(),
+                breaking: None,
+            }],
         }
     }
+}
+
+/// What kind of file a configuration came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    BufYaml,
+    Toml,
+    Defaults,
 }
 
 #[derive(Debug, Clone)]
@@ -55,7 +79,9 @@ pub struct Config {
     /// The buf config version whose rule set and categories apply: v1beta1, v1 or v2.
     pub version: String,
     pub breaking: Breaking,
+    /// The layout a buf.yaml gives (the default layout for other kinds).
     pub layout: Layout,
+    pub kind: Kind,
     /// The text it was read from and what diagnostics call it, to point at offending ids.
     pub source: Option<(String, String)>,
 }
@@ -68,6 +94,7 @@ impl Default for Config {
             version: "v1".into(),
             breaking: Breaking::default(),
             layout: Layout::default(),
+            kind: Kind::Defaults,
             source: None,
         }
     }
@@ -101,7 +128,21 @@ impl Config {
 
     /// Resolves `use`/`except`/`ignore_only` to rules, as buf does for this version.
     pub fn select(&self) -> Result<Selection, Report> {
-        select::select(&self.breaking, &self.version, &self.name).map_err(|unknown| {
+        self.select_with(&self.breaking)
+    }
+
+    /// The breaking section that applies to `module`: a buf.yaml's module-specific one, else
+    /// this configuration's.
+    pub fn breaking_for<'a>(&'a self, module: &'a Module) -> &'a Breaking {
+        match (&module.breaking, self.kind) {
+            (Some(breaking), Kind::BufYaml) => breaking,
+            _ => &self.breaking,
+        }
+    }
+
+    /// Like [`Config::select`] for another breaking section of this configuration.
+    pub fn select_with(&self, breaking: &Breaking) -> Result<Selection, Report> {
+        select::select(breaking, &self.version, &self.name).map_err(|unknown| {
             let who = self
                 .source
                 .as_ref()

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use miette::Report;
 use serde::Deserialize;
 
-use super::{Breaking, Config, ConfigError, Layout};
+use super::{Breaking, Config, ConfigError, Kind, Layout};
 use crate::source::normalize;
 
 #[derive(Deserialize, Default)]
@@ -86,6 +86,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             disable_builtin: b.disable_builtin,
         },
         layout: Layout::default(),
+        kind: Kind::Toml,
         source: Some((display.to_string(), text.to_string())),
     })
 }

@@ -7,7 +7,7 @@ use miette::Report;
 use serde::Deserialize;
 use yaml_serde::Value;
 
-use super::{point, Breaking, Config, ConfigError, Layout};
+use super::{point, Breaking, Config, ConfigError, Kind, Layout, Module};
 use crate::source::normalize;
 
 #[derive(Deserialize, Default)]
@@ -156,11 +156,16 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             if roots.is_empty() || version == "v1" {
                 roots = vec![String::new()];
             }
+            let breaking = file.breaking.into_breaking("");
             let layout = Layout {
-                roots,
-                excludes: file.build.excludes.iter().map(|e| normalize(e)).collect(),
+                modules: vec![Module {
+                    name: String::new(),
+                    roots,
+                    excludes: file.build.excludes.iter().map(|e| normalize(e)).collect(),
+                    breaking: Some(breaking.clone()),
+                }],
             };
-            (file.breaking.into_breaking(""), layout)
+            (breaking, layout)
         }
         "v2" => {
             let file: FileV2 = yaml_serde::from_str(text).map_err(error)?;
@@ -184,42 +189,40 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
         version,
         breaking,
         layout,
+        kind: Kind::BufYaml,
         source: Some((display.to_string(), text.to_string())),
     })
 }
 
-/// A v2 workspace: every module is a root. The breaking section of the first module that has
-/// one applies (else the top-level one); per-module rule sets are not supported yet.
+/// A v2 workspace: one module per entry, each with its own breaking section or the
+/// top-level one (whose ignore paths, like a module's, start with the module path).
 fn v2_breaking_and_layout(file: FileV2) -> (Breaking, Layout) {
+    let top = file.breaking.unwrap_or_default();
     if file.modules.is_empty() {
-        let breaking = file.breaking.unwrap_or_default().into_breaking("");
-        return (breaking, Layout::default());
+        let breaking = top.into_breaking("");
+        let mut layout = Layout::default();
+        layout.modules[0].breaking = Some(breaking.clone());
+        return (breaking, layout);
     }
-    let mut layout = Layout {
-        roots: Vec::new(),
-        excludes: Vec::new(),
-    };
-    let mut breaking = None;
-    for module in &file.modules {
-        let path = normalize(&module.path);
-        layout
-            .excludes
-            .extend(module.excludes.iter().map(|e| normalize(e)));
-        if breaking.is_none() {
-            if let Some(b) = &module.breaking {
-                breaking = Some(b.clone().into_breaking(&path));
+    let modules: Vec<Module> = file
+        .modules
+        .into_iter()
+        .map(|module| {
+            let path = normalize(&module.path);
+            let breaking = module
+                .breaking
+                .unwrap_or_else(|| top.clone())
+                .into_breaking(&path);
+            Module {
+                name: path.clone(),
+                roots: vec![path],
+                excludes: module.excludes.iter().map(|e| normalize(e)).collect(),
+                breaking: Some(breaking),
             }
-        }
-        layout.roots.push(path);
-    }
-    let first = layout.roots.first().cloned().unwrap_or_default();
-    let breaking = breaking.unwrap_or_else(|| {
-        file.breaking
-            .clone()
-            .unwrap_or_default()
-            .into_breaking(&first)
-    });
-    (breaking, layout)
+        })
+        .collect();
+    let first = modules[0].breaking.clone().unwrap_or_default();
+    (first, Layout { modules })
 }
 
 /// `buf.yaml @ main` -> `buf.yaml` (what buf's warnings call the file).
@@ -242,7 +245,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.version, "v1beta1");
-        assert_eq!(c.layout.roots, vec!["root".to_string()]);
+        assert_eq!(c.layout.modules[0].roots, vec!["root".to_string()]);
         assert_eq!(c.breaking.use_, vec!["FILE_SAME_SYNTAX".to_string()]);
         assert_eq!(c.breaking.ignore, vec!["a/c".to_string()]);
     }
@@ -254,7 +257,7 @@ mod tests {
             "buf.yaml",
         )
         .unwrap();
-        assert_eq!(c.layout.roots, vec!["proto".to_string()]);
+        assert_eq!(c.layout.modules[0].roots, vec!["proto".to_string()]);
         assert_eq!(c.breaking.ignore, vec!["foo".to_string()]);
     }
 

@@ -120,22 +120,31 @@ pub fn build_schema(
     }
     report_all(&units, errors, &mut diagnostics);
 
-    let results: Vec<_> = units[..compared]
-        .par_iter()
+    // Lower the compared files, each consuming its unit so that its syntax tree is freed as
+    // soon as it is lowered (the trees of all files at once would double the peak memory).
+    // Visibility is computed first: it reads the import lists of every unit.
+    let visible: Vec<Visible> = (0..compared).map(|i| visible_files(&units, i)).collect();
+    let compared_units: Vec<Unit> = units.drain(..compared).collect();
+    drop(units);
+    let results: Vec<_> = compared_units
+        .into_par_iter()
+        .zip(visible)
         .enumerate()
-        .map(|(index, unit)| {
-            let visible = visible_files(&units, index);
-            let (file, mut errors) = lower_file(unit, index, &visible, &symbols);
+        .map(|(index, (unit, visible))| {
+            let (file, mut errors) = lower_file(&unit, index, &visible, &symbols);
             errors.extend(super::validate::validate(&file));
-            (file, errors)
+            (file, errors, unit.source)
         })
         .collect();
     let mut schema = Schema::default();
-    for (file, errors) in results {
-        if let Some(unit) = units.iter().find(|u| u.source.path == file.path) {
-            for (span, message) in errors {
-                diagnostics.push(report(unit, span, &message, &parse::label_for(&message)));
-            }
+    for (file, errors, source) in results {
+        for (span, message) in errors {
+            diagnostics.push(report_source(
+                &source,
+                span,
+                &message,
+                &parse::label_for(&message),
+            ));
         }
         schema.files.insert(file.path.clone(), file);
     }
@@ -161,9 +170,18 @@ fn report_all(
 }
 
 fn report(unit: &Unit, span: crate::model::Span, message: &str, label: &str) -> miette::Report {
+    report_source(&unit.source, span, message, label)
+}
+
+fn report_source(
+    source: &SourceFile,
+    span: crate::model::Span,
+    message: &str,
+    label: &str,
+) -> miette::Report {
     miette::Report::new(parse::diagnostic(
-        &unit.source.display_name,
-        &unit.source.text,
+        &source.display_name,
+        &source.text,
         span,
         message,
         label,

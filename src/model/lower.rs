@@ -469,46 +469,14 @@ impl Lower<'_> {
             && oneof_index.is_none()
             && !is_map
         {
-            self.errors.push((
-                decl.span,
-                format!(
-                    "field `{}` needs a label in proto2: `optional`, `required` or `repeated`",
-                    decl.name.text
-                ),
-            ));
+            self.require_label(decl);
         }
         let name = if is_group {
             decl.name.text.to_ascii_lowercase()
         } else {
             decl.name.text.clone()
         };
-        let (mut ty, mut type_name) = match &decl.ty {
-            TypeRef::Scalar(t) => (*t, None),
-            TypeRef::Named(n) => match self.resolve_type(n, scope.name, decl.type_span) {
-                Resolved::Message(full) => (FieldType::Message, Some(full)),
-                Resolved::Enum(full) => (FieldType::Enum, Some(full)),
-                Resolved::Unknown(written) => (FieldType::Message, Some(written)),
-            },
-            // The entry message is built below, once the map field's features are known.
-            TypeRef::Map { .. } => (
-                FieldType::Message,
-                Some(join(scope.name, &map_entry_name(&decl.name.text))),
-            ),
-            TypeRef::Group => {
-                let body = decl.group_body.as_deref().unwrap_or(&[]);
-                let group = self.message_body(
-                    &decl.name.text,
-                    decl.span,
-                    decl.name.span,
-                    body,
-                    scope,
-                    true,
-                );
-                let full = group.full_name.clone();
-                nested.push(group);
-                (FieldType::Group, Some(full))
-            }
-        };
+        let (mut ty, type_name) = self.field_type(decl, scope, nested);
         let mut label = match written_label {
             Some(l) => l,
             None if is_map => Label::Repeated,
@@ -559,9 +527,6 @@ impl Lower<'_> {
                 && features.field_presence.value == FieldPresence::Implicit;
             self.check_closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
         }
-        if ty == FieldType::Message && type_name.is_none() {
-            type_name = Some(String::new());
-        }
         let json_name_option = options.str("json_name").map(str::to_string);
         let default_value = options.value("default").map(|v| default_string(v, ty));
         Field {
@@ -588,6 +553,53 @@ impl Lower<'_> {
         }
     }
 
+    /// proto2 fields outside oneofs must say `optional`, `required` or `repeated`.
+    fn require_label(&mut self, decl: &ast::FieldDecl) {
+        self.errors.push((
+            decl.span,
+            format!(
+                "field `{}` needs a label in proto2: `optional`, `required` or `repeated`",
+                decl.name.text
+            ),
+        ));
+    }
+
+    /// The field's type and fully-qualified type name. A group's message is lowered here and
+    /// pushed to `nested`; a map's entry is built by the caller once features are known.
+    fn field_type(
+        &mut self,
+        decl: &ast::FieldDecl,
+        scope: &Scope,
+        nested: &mut Vec<Message>,
+    ) -> (FieldType, Option<String>) {
+        match &decl.ty {
+            TypeRef::Scalar(t) => (*t, None),
+            TypeRef::Named(n) => match self.resolve_type(n, scope.name, decl.type_span) {
+                Resolved::Message(full) => (FieldType::Message, Some(full)),
+                Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                Resolved::Unknown(written) => (FieldType::Message, Some(written)),
+            },
+            TypeRef::Map { .. } => (
+                FieldType::Message,
+                Some(join(scope.name, &map_entry_name(&decl.name.text))),
+            ),
+            TypeRef::Group => {
+                let body = decl.group_body.as_deref().unwrap_or(&[]);
+                let group = self.message_body(
+                    &decl.name.text,
+                    decl.span,
+                    decl.name.span,
+                    body,
+                    scope,
+                    true,
+                );
+                let full = group.full_name.clone();
+                nested.push(group);
+                (FieldType::Group, Some(full))
+            }
+        }
+    }
+
     /// A map's value may be an enum only if its first value is zero (protobuf's descriptor
     /// validation, which buf runs: a closed enum may start elsewhere).
     fn check_map_value_enum(&mut self, type_name: Option<&str>, span: Span) {
@@ -596,7 +608,9 @@ impl Lower<'_> {
             if first != 0 {
                 self.errors.push((
                     span,
-                    format!("enum `{name}` cannot be a map value: its first value must be zero, not {first}"),
+                    format!(
+                        "enum `{name}` cannot be a map value: its first value must be zero, not {first}"
+                    ),
                 ));
             }
         }

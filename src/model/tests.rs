@@ -577,3 +577,27 @@ extend google.protobuf.FieldOptions { optional int32 opt = 50000; optional int32
         ]
     );
 }
+
+#[test]
+fn diagnostics_name_the_source_and_label_the_span() {
+    let sources = vec![SourceFile {
+        path: "a.proto".into(),
+        display_name: "acme/a.proto @ main".into(),
+        text: Arc::from("syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n}\n"),
+    }];
+    let error = build_schema(sources, &NoImports)
+        .err()
+        .expect("a syntax error");
+    assert_eq!(error.diagnostics.len(), 1);
+    let diagnostic = &error.diagnostics[0];
+    let source = diagnostic.source_code().expect("source attached");
+    let labels: Vec<_> = diagnostic.labels().expect("labels").collect();
+    assert_eq!(labels.len(), 1);
+    assert_eq!(labels[0].label(), Some("expected `;` after field number"));
+    // Right after `1` (19 + 12 + 13 bytes).
+    assert_eq!(labels[0].offset(), 44);
+    let contents = source
+        .read_span(labels[0].inner(), 0, 0)
+        .expect("span readable");
+    assert_eq!(contents.name(), Some("acme/a.proto @ main"));
+}

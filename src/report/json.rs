@@ -1,5 +1,7 @@
 //! `--format json`: the machine interface described in DESIGN.md.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::{categories, counts, severity, Context};
@@ -9,7 +11,18 @@ use crate::compare::{Finding, Location};
 struct Document<'a> {
     version: u32,
     findings: Vec<JsonFinding<'a>>,
+    /// With `--show-ignored`: the findings silenced by `protocompat:ignore` directives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored: Option<Vec<JsonIgnored<'a>>>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonIgnored<'a> {
+    #[serde(flatten)]
+    finding: JsonFinding<'a>,
+    reason: &'a str,
+    directive: Span<'a>,
 }
 
 #[derive(Serialize)]
@@ -55,14 +68,31 @@ impl<'a> From<&'a Location> for Span<'a> {
 struct Summary {
     errors: usize,
     warnings: usize,
+    /// Findings silenced by `protocompat:ignore` directives (not in `errors`/`warnings`).
+    ignored: usize,
 }
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let (errors, warnings) = counts(findings);
+    let shared = shared_groups(ctx);
     let doc = Document {
         version: 1,
-        findings: findings.iter().map(|f| finding(f, ctx)).collect(),
-        summary: Summary { errors, warnings },
+        findings: findings.iter().map(|f| finding(f, ctx, &shared)).collect(),
+        ignored: ctx.show_ignored.then(|| {
+            ctx.ignored
+                .iter()
+                .map(|i| JsonIgnored {
+                    finding: finding(&i.finding, ctx, &shared),
+                    reason: &i.reason,
+                    directive: Span::from(&i.directive),
+                })
+                .collect()
+        }),
+        summary: Summary {
+            errors,
+            warnings,
+            ignored: ctx.ignored.len(),
+        },
     };
     // Serializing plain structs of strings and numbers cannot fail.
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -70,7 +100,7 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     out
 }
 
-fn finding<'a>(f: &'a Finding, ctx: &Context) -> JsonFinding<'a> {
+fn finding<'a>(f: &'a Finding, ctx: &Context, shared: &HashSet<&str>) -> JsonFinding<'a> {
     // A deleted file has no new-side location; buf reports it at 1:1.
     let (start_line, start_column, end_line, end_column) =
         f.location.as_ref().map_or((1, 1, 1, 1), |l| {
@@ -88,15 +118,15 @@ fn finding<'a>(f: &'a Finding, ctx: &Context) -> JsonFinding<'a> {
         message: &f.message,
         previous: f.previous.as_ref().map(Span::from),
         help: f.help.as_deref(),
-        group: shared_group(f, ctx),
+        group: f.group.as_deref().filter(|k| shared.contains(k)),
     }
 }
 
-/// The finding's group key when the group has other members too (null when alone).
-fn shared_group<'a>(f: &'a Finding, ctx: &Context) -> Option<&'a str> {
-    let key = f.group.as_deref()?;
+/// Keys of the groups with more than one finding (a finding alone gets a null group).
+fn shared_groups<'a>(ctx: &Context<'a>) -> HashSet<&'a str> {
     ctx.groups
         .iter()
-        .any(|g| g.key == key && g.members > 1)
-        .then_some(key)
+        .filter(|g| g.members > 1)
+        .map(|g| g.key.as_str())
+        .collect()
 }

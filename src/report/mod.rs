@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::compare::{Finding, Group, Location};
+use crate::ignore::Ignored;
 use crate::rules::{self, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,6 +114,11 @@ pub struct Context<'a> {
     pub old_prefix: &'a str,
     /// Base URL for file links in Markdown (e.g. `https://github.com/o/r/blob/SHA/`).
     pub link_base: Option<&'a str>,
+    /// Findings silenced by `// protocompat:ignore` directives: counted in the text summary
+    /// and the JSON summary.
+    pub ignored: &'a [Ignored],
+    /// `--show-ignored`: list them too.
+    pub show_ignored: bool,
 }
 
 impl<'a> Context<'a> {
@@ -128,6 +134,8 @@ impl<'a> Context<'a> {
             new_prefix: "",
             old_prefix: "",
             link_base: None,
+            ignored: &[],
+            show_ignored: false,
         }
     }
 
@@ -183,8 +191,12 @@ pub struct Primary {
 
 pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
     match format {
-        Format::Text => text::render(findings, ctx),
-        Format::Short => short::render(findings),
+        Format::Text => {
+            let mut out = text::render(findings, ctx);
+            out.push_str(&ignored_text(ctx));
+            out
+        }
+        Format::Short => short::render(findings, ctx),
         Format::Json => json::render(findings, ctx),
         Format::Github => github::render(findings, ctx),
         Format::Sarif => sarif::render(findings, ctx),
@@ -193,6 +205,45 @@ pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {
         Format::Msvs => msvs::render(findings, ctx),
         Format::Markdown => markdown::render(findings, ctx),
     }
+}
+
+/// The text summary of ignored findings (and their list with `--show-ignored`).
+pub fn ignored_text(ctx: &Context) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if ctx.ignored.is_empty() {
+        return out;
+    }
+    if ctx.show_ignored {
+        for i in ctx.ignored {
+            let at = ctx.primary(&i.finding);
+            let _ = writeln!(
+                out,
+                "ignored: {}:{}:{}: {} {} (by {}{}:{}: {})",
+                at.path,
+                at.start_line,
+                at.start_column,
+                i.finding.rule,
+                i.finding.message,
+                ctx.new_prefix,
+                i.directive.path,
+                i.directive.start_line,
+                i.reason
+            );
+        }
+    }
+    let n = ctx.ignored.len();
+    let _ = writeln!(
+        out,
+        "{n} finding{} ignored by protocompat:ignore comments{}",
+        if n == 1 { "" } else { "s" },
+        if ctx.show_ignored {
+            "."
+        } else {
+            " (--show-ignored lists them)."
+        }
+    );
+    out
 }
 
 /// The severity a finding is reported with (its rule's default).

@@ -6,7 +6,7 @@
 //! used to live. Findings sharing a root cause (see `compare::group`) render as one
 //! diagnostic naming the cause, with each rule's finding as a note. A summary ends the output.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -23,26 +23,30 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let handler = handler(ctx.style);
     let mut out = String::new();
     let mut done: HashSet<&str> = HashSet::new();
+    let mut shown = 0;
+    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
+    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
     for f in findings {
-        let group = f
-            .group
-            .as_deref()
-            .and_then(|key| ctx.groups.iter().find(|g| g.key == key));
+        if let Some(key) = f.group.as_deref() {
+            members.entry(key).or_default().push(f);
+        }
+    }
+    for f in findings {
+        let group = f.group.as_deref().and_then(|key| groups.get(key).copied());
         match group {
-            Some(g) if g.members > 1 => {
+            // A rename or move reads better as its cause even when only one rule fired.
+            Some(g) if g.members > 1 || g.location.is_some() => {
                 if !done.insert(g.key.as_str()) {
                     continue;
                 }
-                let members: Vec<&Finding> = findings
-                    .iter()
-                    .filter(|m| m.group.as_deref() == Some(g.key.as_str()))
-                    .collect();
-                render_group(&mut out, &handler, g, &members, ctx);
+                let members = members.get(g.key.as_str()).map_or(&[][..], Vec::as_slice);
+                render_group(&mut out, &handler, g, members, ctx);
             }
             alone => render_finding(&mut out, &handler, f, alone, ctx),
         }
+        shown += 1;
     }
-    summary(&mut out, findings, ctx);
+    summary(&mut out, findings, shown, ctx);
     out
 }
 
@@ -189,10 +193,18 @@ fn render_finding(
         None => main.help = help,
     }
     emit(out, handler, &main);
-    // A file deletion alone says no more than FILE_NO_DELETE's own message.
-    if let Some(cause) = cause.filter(|c| !c.title.ends_with("was deleted")) {
+    if let Some(cause) = cause.filter(|c| adds_to_a_lone_finding(c)) {
         note(out, ctx.style, &format!("cause: {}", cause.title));
     }
+}
+
+/// Whether a cause says more than the one finding it explains: a deletion alone (a field, an
+/// enum value, a file whose types went nowhere) is already said by the finding itself.
+fn adds_to_a_lone_finding(cause: &Group) -> bool {
+    let deletion = ["field-deleted:", "enum-value-deleted:"]
+        .iter()
+        .any(|k| cause.key.starts_with(k));
+    !deletion && !cause.title.ends_with("was deleted")
 }
 
 fn render_group(
@@ -255,19 +267,20 @@ fn render_group(
         note(
             out,
             ctx.style,
-            &format!("{}: {}{}", f.rule, f.message, at(f)),
+            &format!("{}: {}{}", f.rule, f.message, at(f, ctx)),
         );
     }
 }
 
 /// ` (at path:line:col)` for a group member, so each can still be found.
-fn at(f: &Finding) -> String {
+fn at(f: &Finding, ctx: &Context) -> String {
+    let (new, old) = (ctx.new_prefix, ctx.old_prefix);
     match (&f.location, &f.previous) {
         (Some(l), _) if l.span.is_some() => {
-            format!(" ({}:{}:{})", l.path, l.start_line, l.start_column)
+            format!(" ({new}{}:{}:{})", l.path, l.start_line, l.start_column)
         }
-        (_, Some(p)) => format!(" (was {}:{}:{})", p.path, p.start_line, p.start_column),
-        (Some(l), None) => format!(" ({}:{}:{})", l.path, l.start_line, l.start_column),
+        (_, Some(p)) => format!(" (was {old}{}:{}:{})", p.path, p.start_line, p.start_column),
+        (Some(l), None) => format!(" ({new}{}:{}:{})", l.path, l.start_line, l.start_column),
         (None, None) => String::new(),
     }
 }
@@ -291,8 +304,36 @@ fn note(out: &mut String, style: Style, text: &str) {
     if out.ends_with("\n\n") {
         out.pop();
     }
-    let _ = writeln!(out, "  {} {text}", paint(style, "36", "note:"));
+    let label = "note:";
+    let lines = wrap(
+        text,
+        style.width.saturating_sub(2 + label.len() + 1).max(20),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            let _ = writeln!(out, "  {} {line}", paint(style, "36", label));
+        } else {
+            let _ = writeln!(out, "        {line}");
+        }
+    }
     out.push('\n');
+}
+
+/// Greedy word wrap; a word longer than the width gets a line of its own.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
 }
 
 fn paint(style: Style, ansi: &str, text: &str) -> String {
@@ -373,10 +414,16 @@ fn part_focused(
         );
         return part;
     };
+    // Paths start from the working directory, so terminals and editors can open them.
+    let prefix = match side {
+        Side::Old => ctx.old_prefix,
+        Side::New => ctx.new_prefix,
+    };
+    let path = format!("{prefix}{}", loc.path);
     let name = match revision {
-        Some("working tree") | None if side == Side::New => loc.path.clone(),
-        Some(rev) => format!("{} @ {rev}", loc.path),
-        None => loc.path.clone(),
+        Some("working tree") | None if side == Side::New => path,
+        Some(rev) => format!("{path} @ {rev}"),
+        None => path,
     };
     let focus = deleted_field.and_then(|(number, name)| field_line(text, loc, number, name));
     let span = focus.unwrap_or_else(|| shown_span(text, loc));
@@ -458,7 +505,7 @@ fn generic_help(rule: &str) -> String {
 }
 
 /// Counts by severity and category, files checked and time taken.
-fn summary(out: &mut String, findings: &[Finding], ctx: &Context) {
+fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) {
     let (errors, warnings) = counts(findings);
     let checked = ctx.stats.map(|s| {
         format!(
@@ -484,6 +531,9 @@ fn summary(out: &mut String, findings: &[Finding], ctx: &Context) {
     );
     let color = if errors > 0 { "1;31" } else { "1;33" };
     let _ = write!(out, "{}", paint(ctx.style, color, &head));
+    if shown < total {
+        let _ = write!(out, " from {shown} cause{}", plural(shown));
+    }
     let _ = match checked {
         Some(c) => writeln!(out, "; {c}."),
         None => writeln!(out, "."),

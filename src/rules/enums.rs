@@ -166,7 +166,7 @@ fn check_enum_value_deletions(ctx: &Ctx, out: &mut Sink, unless: Unless) {
                     quote(&new.name)
                 ),
             )
-            .help = Some(reserve_value_help(&pair, number, &names, unless));
+            .help = Some(reserve_value_help(pair, number, &names, unless));
         }
     }
 }

@@ -206,7 +206,7 @@ pub fn reserved_message_no_delete(ctx: &Ctx, out: &mut Sink) {
         check_ranges(
             ctx,
             out,
-            &pair,
+            pair,
             "reserved",
             &pair.old.item.reserved_ranges,
             &pair.new.item.reserved_ranges,
@@ -245,7 +245,7 @@ pub fn extension_message_no_delete(ctx: &Ctx, out: &mut Sink) {
         check_ranges(
             ctx,
             out,
-            &pair,
+            pair,
             "extension",
             &pair.old.item.extension_ranges,
             &pair.new.item.extension_ranges,

@@ -84,7 +84,7 @@ fn check_streaming(
     flags: impl Fn(&MethodPair) -> (bool, bool),
 ) {
     for pair in ctx.method_pairs() {
-        let (was, is) = flags(&pair);
+        let (was, is) = flags(pair);
         if was == is {
             continue;
         }

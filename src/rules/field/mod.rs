@@ -24,7 +24,7 @@ use text::go_quote;
 /// Both sides of every field pair, new first.
 fn field_sides<'c, 'a>(ctx: &'c Ctx<'a>) -> Vec<(FieldSide<'c, 'a>, FieldSide<'c, 'a>)> {
     ctx.field_pairs()
-        .into_iter()
+        .iter()
         .map(|pair| {
             (
                 FieldSide::new(pair.new, &ctx.new_index),
@@ -359,7 +359,19 @@ fn report_changed_kind(
         old_type_as_written(old)
     );
     if compat_word.is_empty() {
-        help.push_str(same_type_compatibility_note(old.kind(), new.kind()));
+        let note = same_type_compatibility_note(old.kind(), new.kind());
+        help.push_str(note);
+        // A wire-incompatible change: name the types that would have kept the encoding.
+        let alternatives = wire::compatible_alternatives(old.kind(), group);
+        if note.is_empty() && !alternatives.is_empty() {
+            help.push_str(&format!(
+                "; the encodings differ, so readers built from the old schema misread or drop \
+                 the values. {} share the wire encoding of `{}`, if only binary clients matter \
+                 (WIRE category)",
+                join_code(&alternatives),
+                old.kind().name()
+            ));
+        }
     }
     let alternatives = wire::compatible_alternatives(old.kind(), group);
     if !alternatives.is_empty() && !compat_word.is_empty() {

@@ -1,0 +1,232 @@
+//! `--fix`: reserve the numbers and names of deleted fields and enum values.
+//!
+//! Three steps, kept apart:
+//! 1. the deletion rules report *what* was deleted (their findings, located on the message or
+//!    enum of the new revision that lost the field or value);
+//! 2. [`attach_edits`] turns those findings into text edits ([`Finding::edits`]) computed from
+//!    the new revision's model: which numbers and names are still unreserved, where the
+//!    element's `reserved` statements and body are ([`reserve`]);
+//! 3. [`plan_files`] groups the edits by file, sorts them, refuses overlapping ones and
+//!    produces the new texts, which the CLI writes or shows as a unified diff.
+//!
+//! All deletion findings of one element carry the same edits (they are one fix: one
+//! `reserved` statement per kind); applying them deduplicates identical edits.
+
+mod apply;
+mod reserve;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::compare::{Ctx, Finding};
+use crate::model::{Enum, Message, ReservedName, ReservedRange, Schema, Span};
+
+pub use apply::{apply_edits, plan_files, unified_diff, write_files, FileFix};
+
+/// Rules whose findings `--fix` acts on: field deletions, then enum value deletions. Each
+/// triple is (any deletion, deletion unless the name is reserved, unless the number is).
+const FIELD_RULES: [&str; 3] = [
+    "FIELD_NO_DELETE",
+    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
+    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
+const ENUM_VALUE_RULES: [&str; 3] = [
+    "ENUM_VALUE_NO_DELETE",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
+    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED",
+];
+
+/// Whether `--fix` can act on findings of this rule.
+pub fn is_fixable(rule: &str) -> bool {
+    FIELD_RULES.contains(&rule) || ENUM_VALUE_RULES.contains(&rule)
+}
+
+/// What one message or enum must newly reserve.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    pub numbers: BTreeSet<i64>,
+    pub names: BTreeSet<String>,
+}
+
+impl Wanted {
+    fn is_empty(&self) -> bool {
+        self.numbers.is_empty() && self.names.is_empty()
+    }
+}
+
+/// Which of the three deletion rules reported deletions on one element (not ignored).
+/// A rule reports every deletion of the element that its condition covers, so knowing
+/// which rules spoke on the element tells exactly which deletions were reported.
+#[derive(Debug, Default)]
+struct Reported {
+    any: bool,
+    unless_name: bool,
+    unless_number: bool,
+}
+
+impl Reported {
+    fn from_rules<'a>(rules: impl Iterator<Item = &'a str>, family: &[&str; 3]) -> Self {
+        let mut out = Reported::default();
+        for rule in rules {
+            out.any |= rule == family[0];
+            out.unless_name |= rule == family[1];
+            out.unless_number |= rule == family[2];
+        }
+        out
+    }
+
+    fn covers(&self, number_reserved: bool, names_reserved: bool) -> bool {
+        self.any
+            || (self.unless_name && !names_reserved)
+            || (self.unless_number && !number_reserved)
+    }
+}
+
+/// The syntactic facts about a message or enum body that edits need.
+pub(crate) struct Body<'a> {
+    /// The whole declaration.
+    pub span: Span,
+    /// Where to start looking for the opening `{` (the end of the name).
+    pub after_name: u32,
+    pub ranges: &'a [ReservedRange],
+    pub names: &'a [ReservedName],
+}
+
+impl<'a> Body<'a> {
+    fn of_message(m: &'a Message) -> Self {
+        Body {
+            span: m.span,
+            after_name: m.name_span.end,
+            ranges: &m.reserved_ranges,
+            names: &m.reserved_names,
+        }
+    }
+    fn of_enum(e: &'a Enum) -> Self {
+        Body {
+            span: e.span,
+            after_name: e.name_span.end,
+            ranges: &e.reserved_ranges,
+            names: &e.reserved_names,
+        }
+    }
+}
+
+/// Sets [`Finding::edits`] on every deletion finding that a `reserved` statement fixes.
+/// `findings` are those still reported (ignored ones already removed), with paths as in the
+/// schemas.
+pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
+    let mut by_element: BTreeMap<(&str, Span), Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if let (true, Some(loc)) = (is_fixable(f.rule), &f.location) {
+            if let Some(span) = loc.span {
+                by_element.entry((&loc.path, span)).or_default().push(i);
+            }
+        }
+    }
+    if by_element.is_empty() {
+        return;
+    }
+    let ctx = Ctx::new(old, new);
+    let mut planned: Vec<(Vec<usize>, Vec<crate::compare::Edit>)> = Vec::new();
+    for pair in ctx.message_pairs() {
+        let (new_msg, file) = (pair.new.item, pair.new.file);
+        let Some(indices) = by_element.get(&(file.path.as_str(), new_msg.span)) else {
+            continue;
+        };
+        let reported =
+            Reported::from_rules(indices.iter().map(|&i| findings[i].rule), &FIELD_RULES);
+        let wanted = deleted_fields(pair.old.item, new_msg, &reported);
+        let edits = reserve::edits(file, &Body::of_message(new_msg), &wanted);
+        planned.push((indices.clone(), edits));
+    }
+    for pair in ctx.enum_pairs() {
+        let (new_enum, file) = (pair.new.item, pair.new.file);
+        let Some(indices) = by_element.get(&(file.path.as_str(), new_enum.span)) else {
+            continue;
+        };
+        let reported =
+            Reported::from_rules(indices.iter().map(|&i| findings[i].rule), &ENUM_VALUE_RULES);
+        let wanted = deleted_values(pair.old.item, new_enum, &reported);
+        let edits = reserve::edits(file, &Body::of_enum(new_enum), &wanted);
+        planned.push((indices.clone(), edits));
+    }
+    for (indices, edits) in planned {
+        for i in indices {
+            let family = if FIELD_RULES.contains(&findings[i].rule) {
+                &FIELD_RULES
+            } else {
+                &ENUM_VALUE_RULES
+            };
+            // Only the family that matches the element kind: a message and an enum never
+            // share a span, but a rule of the other family must not borrow these edits.
+            if family.iter().any(|r| *r == findings[i].rule) {
+                findings[i].edits = edits.clone();
+            }
+        }
+    }
+}
+
+fn number_reserved(number: i64, ranges: &[ReservedRange]) -> bool {
+    ranges.iter().any(|r| r.start <= number && number <= r.end)
+}
+
+fn name_reserved(name: &str, names: &[ReservedName]) -> bool {
+    names.iter().any(|n| n.name == name)
+}
+
+/// The numbers and names of reported deleted fields that the new message does not reserve
+/// yet. A name still used by a field, or a number inside an extension range, cannot be
+/// reserved (protoc would reject the file), so it is left out.
+fn deleted_fields(old: &Message, new: &Message, reported: &Reported) -> Wanted {
+    let mut wanted = Wanted::default();
+    for field in &old.fields {
+        if new.fields.iter().any(|f| f.number == field.number) {
+            continue;
+        }
+        let has_number = number_reserved(field.number, &new.reserved_ranges);
+        let has_name = name_reserved(&field.name, &new.reserved_names);
+        if !reported.covers(has_number, has_name) {
+            continue;
+        }
+        if !has_number && !number_reserved(field.number, &new.extension_ranges) {
+            wanted.numbers.insert(field.number);
+        }
+        if !has_name && !new.fields.iter().any(|f| f.name == field.name) {
+            wanted.names.insert(field.name.clone());
+        }
+    }
+    wanted
+}
+
+/// As [`deleted_fields`] for enum values; aliases share a number, so all names of a deleted
+/// number are reserved with it.
+fn deleted_values(old: &Enum, new: &Enum, reported: &Reported) -> Wanted {
+    let mut by_number: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    for v in &old.values {
+        by_number.entry(v.number).or_default().push(&v.name);
+    }
+    let mut wanted = Wanted::default();
+    for (number, names) in by_number {
+        if new.values.iter().any(|v| v.number == number) {
+            continue;
+        }
+        let has_number = number_reserved(number, &new.reserved_ranges);
+        let has_names = names.iter().all(|n| name_reserved(n, &new.reserved_names));
+        if !reported.covers(has_number, has_names) {
+            continue;
+        }
+        if !has_number {
+            wanted.numbers.insert(number);
+        }
+        for name in names {
+            let free = !name_reserved(name, &new.reserved_names)
+                && !new.values.iter().any(|v| v.name == name);
+            if free {
+                wanted.names.insert(name.to_string());
+            }
+        }
+    }
+    wanted
+}
+
+#[cfg(test)]
+mod tests;
