@@ -248,8 +248,11 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
         }
         let package = &pair.old.file.package;
         let owner = relative(&old.full_name, package);
+        // A set: a scan per field would be quadratic on messages with many fields.
+        let new_numbers: std::collections::HashSet<i64> =
+            new.fields.iter().map(|f| f.number).collect();
         for field in &old.fields {
-            if new.fields.iter().any(|f| f.number == field.number) {
+            if new_numbers.contains(&field.number) {
                 continue;
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
