@@ -654,12 +654,10 @@ fn apply(file: &ProtoFile, mutation: &Mutation) -> Option<(ProtoFile, Expected)>
             let deleted = new.messages.remove(mi);
             // One finding per message gone, nested ones included; buf says nothing per
             // package when the package's last message goes.
-            let mut rules = Vec::new();
-            for _ in 0..1 + deleted.nested.len() {
-                rules.push("MESSAGE_NO_DELETE");
-                if !new.messages.is_empty() {
-                    rules.push("PACKAGE_MESSAGE_NO_DELETE");
-                }
+            let gone = 1 + deleted.nested.len();
+            let mut rules = vec!["MESSAGE_NO_DELETE"; gone];
+            if !new.messages.is_empty() {
+                rules.extend(std::iter::repeat_n("PACKAGE_MESSAGE_NO_DELETE", gone));
             }
             let forward = sorted(&rules);
             Expected {

@@ -205,16 +205,22 @@ impl ConfigError {
 /// Where `word` first occurs in `text`, not inside a longer identifier.
 fn find_word(text: &str, word: &str) -> Option<std::ops::Range<usize>> {
     let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // An empty id matches everywhere and nowhere in particular (and stepping one byte past
+    // an empty match could land inside a multi-byte character).
+    if word.is_empty() {
+        return None;
+    }
     let mut from = 0;
     while let Some(i) = text[from..].find(word) {
         let start = from + i;
         let end = start + word.len();
         let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_id(c));
         let after_ok = text[end..].chars().next().is_none_or(|c| !is_id(c));
-        if before_ok && after_ok && !word.is_empty() {
+        if before_ok && after_ok {
             return Some(start..end);
         }
-        from = end.max(from + 1);
+        // `end` follows a match of a non-empty `word`: a character boundary.
+        from = end;
         if from >= text.len() {
             break;
         }
