@@ -223,6 +223,25 @@ pub fn reserved_numbers_literal(ranges: &[NumRange], max: i64) -> String {
         .join(", ")
 }
 
+/// Test support: builds a schema from in-memory `(path, text)` files, panicking if it does not
+/// build (test inputs are meant to be valid).
+#[cfg(test)]
+pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema {
+    use crate::model::{build_schema, NoImports, SourceFile};
+    let sources = files
+        .iter()
+        .map(|(path, text)| SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: (*text).into(),
+        })
+        .collect();
+    match build_schema(sources, &NoImports) {
+        Ok(out) => out.schema,
+        Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
+    }
+}
+
 /// Test support: runs one rule over two in-memory revisions and returns
 /// `(path, "line:col-line:col", message)` per finding, in output order.
 #[cfg(test)]
@@ -231,23 +250,8 @@ pub(crate) fn run_rule(
     old: &[(&str, &str)],
     new: &[(&str, &str)],
 ) -> Vec<(String, String, String)> {
-    use crate::model::{build_schema, NoImports, Schema, SourceFile};
-    fn build(files: &[(&str, &str)]) -> Schema {
-        let sources = files
-            .iter()
-            .map(|(path, text)| SourceFile {
-                path: path.to_string(),
-                display_name: path.to_string(),
-                text: (*text).into(),
-            })
-            .collect();
-        match build_schema(sources, &NoImports) {
-            Ok(out) => out.schema,
-            Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
-        }
-    }
     let meta = super::find(rule).expect("known rule");
-    crate::compare::run(&build(old), &build(new), &[meta])
+    crate::compare::run(&build_test_schema(old), &build_test_schema(new), &[meta])
         .into_iter()
         .map(|f| match f.location {
             Some(l) => (
