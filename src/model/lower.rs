@@ -306,18 +306,10 @@ impl Lower<'_> {
             full_name: full_name.clone(),
             span,
             name_span,
-            fields: Vec::new(),
-            oneofs: Vec::new(),
-            messages: Vec::new(),
-            enums: Vec::new(),
-            extensions: Vec::new(),
-            reserved_ranges: Vec::new(),
-            reserved_names: Vec::new(),
-            extension_ranges: Vec::new(),
             options,
-            is_map_entry: false,
             is_group,
             features,
+            ..Message::default()
         };
         let features = message.features.clone();
         let inner = Scope {
@@ -762,17 +754,9 @@ impl Lower<'_> {
             span,
             name_span: decl.name.span,
             fields: vec![key_field, value_field],
-            oneofs: Vec::new(),
-            messages: Vec::new(),
-            enums: Vec::new(),
-            extensions: Vec::new(),
-            reserved_ranges: Vec::new(),
-            reserved_names: Vec::new(),
-            extension_ranges: Vec::new(),
-            options: Options::default(),
             is_map_entry: true,
-            is_group: false,
             features,
+            ..Message::default()
         }
     }
 
