@@ -135,15 +135,17 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
             required_numbers(pair.old.file, old),
             required_numbers(pair.new.file, new),
         );
-        for number in was.difference(&is) {
-            let previous = old
-                .fields
+        // The old field with that number, else the old message.
+        let previous_span = |number: &i64| {
+            old.fields
                 .iter()
                 .find(|f| f.number == *number)
-                .map_or(old.span, |f| f.span);
+                .map_or(old.span, |f| f.span)
+        };
+        for number in was.difference(&is) {
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(previous)),
+                ctx.old_loc(pair.old.file, Some(previous_span(number))),
                 format!(
                     "Message {} had required field \"{number}\" deleted. {}",
                     quote(&old.name),
@@ -159,14 +161,9 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
             let Some(field) = new.fields.iter().find(|f| f.number == *number) else {
                 continue;
             };
-            let previous = old
-                .fields
-                .iter()
-                .find(|f| f.number == *number)
-                .map_or(old.span, |f| f.span);
             out.add(
                 ctx.new_loc(pair.new.file, Some(field.span)),
-                ctx.old_loc(pair.old.file, Some(previous)),
+                ctx.old_loc(pair.old.file, Some(previous_span(number))),
                 format!(
                     "Message {} had required field \"{number}\" added. {}",
                     quote(&new.name),
