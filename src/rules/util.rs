@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::compare::Location;
-use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Syntax};
+use crate::compare::{Ctx, Location, Sink};
+use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Span, Syntax};
 
 /// The highest field number of a message (`max` in a message range).
 pub const MESSAGE_MAX: i64 = 536_870_911;
@@ -123,6 +123,38 @@ pub fn deleted_element_location(
 ) -> Location {
     let span = enclosing_message(nested_name, messages).map(|m| m.span);
     Location::in_file(file, span)
+}
+
+/// MESSAGE_NO_DELETE and ENUM_NO_DELETE: reports each `kind` element (listed per file by
+/// `by_name`) missing from a file that still exists, at its closest surviving parent message.
+pub fn report_deleted_from_file<T>(
+    ctx: &Ctx,
+    out: &mut Sink,
+    kind: &str,
+    by_name: fn(&File) -> BTreeMap<String, &T>,
+    span: fn(&T) -> Span,
+) {
+    for (new, old) in ctx.file_pairs() {
+        let new_messages = messages_by_nested_name(new);
+        let new_elements = by_name(new);
+        for (nested, old_element) in by_name(old) {
+            if new_elements.contains_key(&nested) {
+                continue;
+            }
+            out.add(
+                Some(deleted_element_location(new, &new_messages, &nested)),
+                ctx.old_loc(old, Some(span(old_element))),
+                format!(
+                    "Previously present {kind} {} was deleted from file.",
+                    quote(&nested)
+                ),
+            )
+            .help = Some(format!(
+                "restore {kind} {nested}; to retire it, keep it and mark it \
+                 `option deprecated = true;`"
+            ));
+        }
+    }
 }
 
 /// Whether `number` lies in one of the reserved ranges (ends inclusive).
