@@ -1,9 +1,10 @@
 //! The GitHub Action (action.yml + action/run.sh), run locally: the composite action's check
 //! step is simulated with a GITHUB_* environment, an event payload and a temporary
 //! repository, with the inputs taken from the workflow documented in
-//! docs/README-integrations.md and the defaults and env mapping from action.yml itself.
+//! README.md and the defaults and env mapping from action.yml itself.
 
 mod support;
+use support::doc_snippet;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,17 +24,6 @@ fn read(path: &str) -> String {
 
 fn action() -> Yaml {
     yaml_serde::from_str(&read("action.yml")).expect("action.yml is YAML")
-}
-
-/// The fenced block after `<!-- snippet: NAME` in docs/README-integrations.md.
-fn doc_snippet(name: &str) -> String {
-    let doc = read("docs/README-integrations.md");
-    let marker = format!("<!-- snippet: {name}");
-    let start = doc.find(&marker).expect("snippet marker");
-    let fence = doc[start..].find("```").expect("fence") + start;
-    let body = doc[fence..].find('\n').expect("fence line") + fence + 1;
-    let end = doc[body..].find("```").expect("closing fence") + body;
-    doc[body..end].to_string()
 }
 
 fn steps(action: &Yaml) -> Vec<Yaml> {

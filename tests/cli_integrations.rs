@@ -1,6 +1,7 @@
 //! `--help` examples, shell completions, the man page, and the first commit of a repository.
 
 mod support;
+use support::doc_snippet;
 
 use support::Repo;
 
@@ -101,19 +102,6 @@ fn pre_push_reads_the_refs_pre_commit_gives() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("FIELD_SAME_TYPE"));
     // Without refs (pre-commit gives none for a brand-new history) there is nothing to check.
     assert_eq!(run(&[]).status.code(), Some(0));
-}
-
-/// The fenced block after `<!-- snippet: NAME` in docs/README-integrations.md.
-fn doc_snippet(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/README-integrations.md");
-    let doc = std::fs::read_to_string(path).expect("docs/README-integrations.md");
-    let start = doc
-        .find(&format!("<!-- snippet: {name}"))
-        .expect("snippet marker");
-    let fence = doc[start..].find("```").expect("fence") + start;
-    let body = doc[fence..].find('\n').expect("fence line") + fence + 1;
-    let end = doc[body..].find("```").expect("closing fence") + body;
-    doc[body..end].to_string()
 }
 
 #[test]

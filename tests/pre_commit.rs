@@ -1,6 +1,6 @@
 //! The pre-commit hooks (.pre-commit-hooks.yaml) under the real pre-commit framework:
 //! pre-commit is installed from PyPI into a virtualenv, a temporary repository's
-//! .pre-commit-config.yaml is the snippet documented in docs/README-integrations.md pointed
+//! .pre-commit-config.yaml is the snippet documented in README.md pointed
 //! at this checkout (its HEAD commit), and pre-commit builds the hook with cargo
 //! (`language: rust`). A breaking commit is rejected with the rich diagnostics, a clean one
 //! accepted; a breaking push is rejected by the pre-push hook.
@@ -8,6 +8,7 @@
 //! Skips (printing why) only where pip cannot install pre-commit (no network to PyPI).
 
 mod support;
+use support::doc_snippet;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,18 +22,6 @@ const CLEAN_ORDER: &str = "syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage O
 
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The fenced block after `<!-- snippet: NAME` in docs/README-integrations.md.
-fn doc_snippet(name: &str) -> String {
-    let doc = std::fs::read_to_string(manifest_dir().join("docs/README-integrations.md"))
-        .expect("docs/README-integrations.md");
-    let marker = format!("<!-- snippet: {name}");
-    let start = doc.find(&marker).expect("snippet marker");
-    let fence = doc[start..].find("```").expect("fence") + start;
-    let body = doc[fence..].find('\n').expect("fence line") + fence + 1;
-    let end = doc[body..].find("```").expect("closing fence") + body;
-    doc[body..end].to_string()
 }
 
 /// The documented config with `repo:` and `rev:` pointing at this checkout.

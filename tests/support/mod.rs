@@ -171,3 +171,16 @@ pub fn tempdir() -> TempDir {
 pub fn abs(p: &Path) -> PathBuf {
     p.canonicalize().expect("canonical path")
 }
+
+/// The fenced block after the marker `<!-- snippet: NAME` in README.md: the tests run the
+/// snippets users copy, not hand-copied variants.
+pub fn doc_snippet(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let doc = std::fs::read_to_string(&path).expect("README.md");
+    let marker = format!("<!-- snippet: {name}");
+    let start = doc.find(&marker).expect("snippet marker in README.md");
+    let fence = doc[start..].find("```").expect("fence") + start;
+    let body = doc[fence..].find('\n').expect("fence line") + fence + 1;
+    let end = doc[body..].find("```").expect("closing fence") + body;
+    doc[body..end].to_string()
+}
