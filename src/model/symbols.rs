@@ -28,7 +28,8 @@ pub(super) struct Sym {
 /// Every symbol of every file in the build, by full name.
 #[derive(Default)]
 pub(super) struct Symbols {
-    pub(super) map: HashMap<String, Sym>,
+    /// Hashed with ahash: SipHash dominated building this map on large trees.
+    pub(super) map: HashMap<String, Sym, ahash::RandomState>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
     /// Full names of the closed enums (proto2 semantics), which proto3 messages and
