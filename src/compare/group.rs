@@ -466,10 +466,12 @@ struct Named<'a> {
     signature: Vec<String>,
 }
 
-fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
+/// The messages and enums of one side that the other side does not have (by full name): only
+/// those can be renamed, so only their signatures are computed.
+fn named_types<'a>(index: &'a super::Index<'a>, other: &super::Index) -> Vec<Named<'a>> {
     let mut out = Vec::new();
     for (name, m) in &index.messages {
-        if m.item.is_map_entry || m.item.is_group {
+        if m.item.is_map_entry || m.item.is_group || known(other, name) {
             continue;
         }
         out.push(Named {
@@ -481,6 +483,9 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
         });
     }
     for (name, e) in &index.enums {
+        if known(other, name) {
+            continue;
+        }
         out.push(Named {
             kind: "enum",
             full_name: name,
@@ -492,21 +497,19 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
     out
 }
 
+fn known(index: &super::Index, name: &str) -> bool {
+    index.messages.contains_key(name) || index.enums.contains_key(name)
+}
+
 /// A message or enum that disappeared while another with the same package, kind and
 /// contents (numbers, labels, types; enum value names) appeared: a rename. Its deletion
 /// findings and the type changes of fields and RPCs that followed it form one cause.
 fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
-    let old_types = named_types(&ctx.old_index);
-    let new_types = named_types(&ctx.new_index);
-    let known = |index: &super::Index, name: &str| {
-        index.messages.contains_key(name) || index.enums.contains_key(name)
-    };
+    let old_types = named_types(&ctx.old_index, &ctx.new_index);
+    let new_types = named_types(&ctx.new_index, &ctx.old_index);
     // New-only types by what they are made of, for linear matching.
     let mut appeared: HashMap<(&str, &str, &[String]), Vec<&Named>> = HashMap::new();
-    for t in new_types
-        .iter()
-        .filter(|t| !known(&ctx.old_index, t.full_name))
-    {
+    for t in &new_types {
         appeared
             .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
             .or_default()
@@ -516,10 +519,7 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
     let mut taken: HashSet<&str> = HashSet::new();
     let mut renamed: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
-    for old in old_types
-        .iter()
-        .filter(|t| !known(&ctx.new_index, t.full_name) && !t.signature.is_empty())
-    {
+    for old in old_types.iter().filter(|t| !t.signature.is_empty()) {
         // Types nested in a renamed message were renamed with it: one cause.
         let inside_renamed = parents(old.full_name).any(|p| renamed.contains(p));
         if inside_renamed {
