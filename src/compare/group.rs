@@ -237,6 +237,56 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
     out
 }
 
+/// The words that differ between a deleted field and a deleted enum value.
+struct NumberedElement {
+    key: &'static str,
+    noun: &'static str,
+    container: &'static str,
+    restore: &'static str,
+}
+
+const DELETED_FIELD: NumberedElement = NumberedElement {
+    key: "field-deleted",
+    noun: "field",
+    container: "message",
+    restore: "field",
+};
+
+const DELETED_ENUM_VALUE: NumberedElement = NumberedElement {
+    key: "enum-value-deleted",
+    noun: "enum value",
+    container: "enum",
+    restore: "value",
+};
+
+/// The cause "a numbered element was deleted" from its old parent (full name, and `owner`:
+/// the name relative to the package); `reserved_name` is its name as a `reserved` statement
+/// writes it.
+fn deleted_number_group(
+    what: &NumberedElement,
+    (full_name, owner): (&str, &str),
+    (name, number): (&str, i64),
+    reserved_name: &str,
+    previous: Option<Location>,
+) -> Group {
+    Group {
+        key: format!("{}:{full_name}:{number}", what.key),
+        title: format!(
+            "{} `{name}` ({number}) was deleted from `{owner}`",
+            what.noun
+        ),
+        help: format!(
+            "reserve its number and name in {} `{owner}` so neither is ever \
+             reused: `reserved {number}; reserved {reserved_name};` (`protocompat check --fix` \
+             adds them), or restore the {}",
+            what.container, what.restore
+        ),
+        location: None,
+        previous,
+        members: 0,
+    }
+}
+
 /// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
 /// report it once each.
 fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
@@ -257,22 +307,13 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
             out.push(Candidate {
-                group: Group {
-                    key: format!("field-deleted:{}:{}", old.full_name, field.number),
-                    title: format!(
-                        "field `{}` ({}) was deleted from `{owner}`",
-                        field.name, field.number
-                    ),
-                    help: format!(
-                        "reserve its number and name in message `{owner}` so neither is ever \
-                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
-                         adds them), or restore the field",
-                        field.number
-                    ),
-                    location: None,
-                    previous: loc(pair.old.file, field.span),
-                    members: 0,
-                },
+                group: deleted_number_group(
+                    &DELETED_FIELD,
+                    (old.full_name.as_str(), owner),
+                    (field.name.as_str(), field.number),
+                    &name,
+                    loc(pair.old.file, field.span),
+                ),
                 regions: vec![Region {
                     old_side: true,
                     path: pair.old.file.path.clone(),
@@ -303,22 +344,13 @@ fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &value.name);
             out.push(Candidate {
-                group: Group {
-                    key: format!("enum-value-deleted:{}:{}", old.full_name, value.number),
-                    title: format!(
-                        "enum value `{}` ({}) was deleted from `{owner}`",
-                        value.name, value.number
-                    ),
-                    help: format!(
-                        "reserve its number and name in enum `{owner}` so neither is ever \
-                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
-                         adds them), or restore the value",
-                        value.number
-                    ),
-                    location: None,
-                    previous: loc(pair.old.file, value.span),
-                    members: 0,
-                },
+                group: deleted_number_group(
+                    &DELETED_ENUM_VALUE,
+                    (old.full_name.as_str(), owner),
+                    (value.name.as_str(), value.number),
+                    &name,
+                    loc(pair.old.file, value.span),
+                ),
                 regions: vec![Region {
                     old_side: true,
                     path: pair.old.file.path.clone(),
@@ -437,10 +469,12 @@ struct Named<'a> {
     signature: Vec<String>,
 }
 
-fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
+/// The messages and enums of one side that the other side does not have (by full name): only
+/// those can be renamed, so only their signatures are computed.
+fn named_types<'a>(index: &'a super::Index<'a>, other: &super::Index) -> Vec<Named<'a>> {
     let mut out = Vec::new();
     for (name, m) in &index.messages {
-        if m.item.is_map_entry || m.item.is_group {
+        if m.item.is_map_entry || m.item.is_group || known(other, name) {
             continue;
         }
         out.push(Named {
@@ -452,6 +486,9 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
         });
     }
     for (name, e) in &index.enums {
+        if known(other, name) {
+            continue;
+        }
         out.push(Named {
             kind: "enum",
             full_name: name,
@@ -463,21 +500,19 @@ fn named_types<'a>(index: &'a super::Index<'a>) -> Vec<Named<'a>> {
     out
 }
 
+fn known(index: &super::Index, name: &str) -> bool {
+    index.messages.contains_key(name) || index.enums.contains_key(name)
+}
+
 /// A message or enum that disappeared while another with the same package, kind and
 /// contents (numbers, labels, types; enum value names) appeared: a rename. Its deletion
 /// findings and the type changes of fields and RPCs that followed it form one cause.
 fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
-    let old_types = named_types(&ctx.old_index);
-    let new_types = named_types(&ctx.new_index);
-    let known = |index: &super::Index, name: &str| {
-        index.messages.contains_key(name) || index.enums.contains_key(name)
-    };
+    let old_types = named_types(&ctx.old_index, &ctx.new_index);
+    let new_types = named_types(&ctx.new_index, &ctx.old_index);
     // New-only types by what they are made of, for linear matching.
     let mut appeared: HashMap<(&str, &str, &[String]), Vec<&Named>> = HashMap::new();
-    for t in new_types
-        .iter()
-        .filter(|t| !known(&ctx.old_index, t.full_name))
-    {
+    for t in &new_types {
         appeared
             .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
             .or_default()
@@ -487,10 +522,7 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
     let mut taken: HashSet<&str> = HashSet::new();
     let mut renamed: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
-    for old in old_types
-        .iter()
-        .filter(|t| !known(&ctx.new_index, t.full_name) && !t.signature.is_empty())
-    {
+    for old in old_types.iter().filter(|t| !t.signature.is_empty()) {
         // Types nested in a renamed message were renamed with it: one cause.
         let inside_renamed = parents(old.full_name).any(|p| renamed.contains(p));
         if inside_renamed {

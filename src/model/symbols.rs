@@ -2,6 +2,7 @@
 //! non-type names sharing their scopes), plus the facts about other files' types that
 //! lowering needs (closed enums, extension ranges).
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use super::lower::map_entry_name;
@@ -27,7 +28,8 @@ pub(super) struct Sym {
 /// Every symbol of every file in the build, by full name.
 #[derive(Default)]
 pub(super) struct Symbols {
-    pub(super) map: HashMap<String, Sym>,
+    /// Hashed with ahash: SipHash dominated building this map on large trees.
+    pub(super) map: HashMap<String, Sym, ahash::RandomState>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
     /// The closed enums (proto2 semantics), which proto3 messages and implicit-presence
@@ -68,7 +70,12 @@ pub(super) fn join(scope: &str, name: &str) -> String {
     if scope.is_empty() {
         name.to_string()
     } else {
-        format!("{scope}.{name}")
+        // Called for every declared name: one exact allocation, no formatting machinery.
+        let mut full = String::with_capacity(scope.len() + 1 + name.len());
+        full.push_str(scope);
+        full.push('.');
+        full.push_str(name);
+        full
     }
 }
 
@@ -113,10 +120,10 @@ pub(super) fn collect_symbols(
             TopItem::Enum(e) => collector.enumeration(package, e),
             TopItem::Service(s) => {
                 let name = join(package, &s.name.text);
-                collector.add(&name, SymKind::Service, s.name.span);
+                collector.add(name.clone(), SymKind::Service, s.name.span);
                 for method in &s.methods {
                     collector.add(
-                        &join(&name, &method.name.text),
+                        join(&name, &method.name.text),
                         SymKind::Value,
                         method.name.span,
                     );
@@ -139,34 +146,36 @@ struct Collector<'a> {
 }
 
 impl Collector<'_> {
-    fn add(&mut self, name: &str, kind: SymKind, span: Span) {
-        if let Some(existing) = self.symbols.map.get(name) {
-            if existing.kind != SymKind::Package || kind != SymKind::Package {
-                let hint = if kind == SymKind::Value || existing.kind == SymKind::Value {
-                    " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
-                } else {
-                    ""
-                };
-                self.errors.push((
-                    self.file,
-                    span,
-                    format!("`{name}` is already defined{hint}"),
-                ));
+    /// Takes the name by value: it becomes the map key, so each symbol costs one allocation
+    /// and one hash (a large build declares millions of names).
+    fn add(&mut self, name: String, kind: SymKind, span: Span) {
+        let slot = match self.symbols.map.entry(name) {
+            Entry::Vacant(slot) => slot,
+            Entry::Occupied(existing) => {
+                let (name, existing) = (existing.key(), existing.get());
+                if existing.kind != SymKind::Package || kind != SymKind::Package {
+                    let hint = if kind == SymKind::Value || existing.kind == SymKind::Value {
+                        " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
+                    } else {
+                        ""
+                    };
+                    self.errors.push((
+                        self.file,
+                        span,
+                        format!("`{name}` is already defined{hint}"),
+                    ));
+                }
+                return;
             }
-            return;
-        }
-        self.symbols.map.insert(
-            name.to_string(),
-            Sym {
-                kind,
-                file: self.file,
-            },
-        );
+        };
+        slot.insert(Sym {
+            kind,
+            file: self.file,
+        });
     }
-
     fn message(&mut self, scope: &str, decl: &ast::MessageDecl) {
         let name = join(scope, &decl.name.text);
-        self.add(&name, SymKind::Message, decl.name.span);
+        self.add(name.clone(), SymKind::Message, decl.name.span);
         self.extension_ranges(&name, &decl.body);
         self.message_items(&name, &decl.body);
     }
@@ -202,10 +211,10 @@ impl Collector<'_> {
     }
 
     fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl) {
-        self.add(&join(scope, &decl.name.text), SymKind::Enum, decl.name.span);
+        self.add(join(scope, &decl.name.text), SymKind::Enum, decl.name.span);
         for item in &decl.body {
             if let EnumItem::Value(v) = item {
-                self.add(&join(scope, &v.name.text), SymKind::Value, v.name.span);
+                self.add(join(scope, &v.name.text), SymKind::Value, v.name.span);
             }
         }
     }
@@ -217,7 +226,7 @@ impl Collector<'_> {
                 MessageItem::Enum(e) => self.enumeration(scope, e),
                 MessageItem::Field(f) => self.field(scope, f),
                 MessageItem::Oneof(o) => {
-                    self.add(&join(scope, &o.name.text), SymKind::Value, o.name.span);
+                    self.add(join(scope, &o.name.text), SymKind::Value, o.name.span);
                     for f in &o.fields {
                         self.field(scope, f);
                     }
@@ -237,26 +246,26 @@ impl Collector<'_> {
         match (&field.ty, &field.group_body) {
             (TypeRef::Group, Some(body)) => {
                 let name = join(scope, &field.name.text);
-                self.add(&name, SymKind::Message, field.name.span);
+                self.add(name.clone(), SymKind::Message, field.name.span);
                 self.extension_ranges(&name, body);
                 self.message_items(&name, body);
                 let field_name = field.name.text.to_ascii_lowercase();
-                self.add(&join(scope, &field_name), SymKind::Value, field.name.span);
+                self.add(join(scope, &field_name), SymKind::Value, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
                 self.add(
-                    &join(scope, &map_entry_name(&field.name.text)),
+                    join(scope, &map_entry_name(&field.name.text)),
                     SymKind::Message,
                     field.name.span,
                 );
                 self.add(
-                    &join(scope, &field.name.text),
+                    join(scope, &field.name.text),
                     SymKind::Value,
                     field.name.span,
                 );
             }
             _ => self.add(
-                &join(scope, &field.name.text),
+                join(scope, &field.name.text),
                 SymKind::Value,
                 field.name.span,
             ),
