@@ -4,7 +4,7 @@ mod support;
 
 use std::path::Path;
 
-use support::{brief, check_json, run};
+use support::{brief, check_json, run, Finding};
 
 fn write(root: &Path, path: &str, text: &str) {
     let full = root.join(path);
@@ -31,12 +31,17 @@ fn sides(config: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `check --format json` of `dir/new` against `dir/old`, from `dir/new`.
+fn check_new_against_old(dir: &Path) -> (i32, Vec<Finding>, serde_json::Value) {
+    check_json(&dir.join("new"), &[".", "--against", "../old"])
+}
+
 #[test]
 fn v2_module_paths_prefix_reports_and_ignores() {
     let dir = sides(
         "version: v2\nmodules:\n  - path: proto\n    breaking:\n      use: [FILE]\n      ignore: [proto/b]\n",
     );
-    let (code, findings, _) = check_json(&dir.path().join("new"), &[".", "--against", "../old"]);
+    let (code, findings, _) = check_new_against_old(dir.path());
     assert_eq!(code, 1);
     assert_eq!(
         brief(&findings),
@@ -49,7 +54,7 @@ fn v1beta1_roots_and_unstable_packages() {
     let dir = sides(
         "version: v1beta1\nbuild:\n  roots:\n    - proto\nbreaking:\n  use: [WIRE_JSON]\n  ignore_unstable_packages: true\n",
     );
-    let (code, findings, doc) = check_json(&dir.path().join("new"), &[".", "--against", "../old"]);
+    let (code, findings, doc) = check_new_against_old(dir.path());
     assert_eq!(code, 1);
     assert_eq!(
         brief(&findings),
@@ -72,7 +77,7 @@ fn protocompat_toml_wins_over_buf_yaml() {
         "protocompat.toml",
         "[breaking]\nuse = [\"FIELD_NO_DELETE\"]\n",
     );
-    let (code, findings, _) = check_json(&dir.path().join("new"), &[".", "--against", "../old"]);
+    let (code, findings, _) = check_new_against_old(dir.path());
     assert_eq!(code, 0);
     assert!(findings.is_empty());
 }
@@ -202,7 +207,7 @@ fn v2_workspace_modules_use_their_own_rules() {
     for side in ["old", "new"] {
         write(&dir.path().join(side), "buf.yaml", config);
     }
-    let (code, findings, _) = check_json(&dir.path().join("new"), &[".", "--against", "../old"]);
+    let (code, findings, _) = check_new_against_old(dir.path());
     assert_eq!(code, 1);
     assert_eq!(
         brief(&findings),

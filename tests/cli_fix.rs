@@ -26,6 +26,14 @@ fn wire_json(dir: &Path) -> String {
     path.display().to_string()
 }
 
+/// `check --fix` under [`wire_json`] on a fresh [`case`].
+fn fix_under_wire_json(old: &str, new: &str) -> (TempDir, Output) {
+    let dir = case(old, new);
+    let config = wire_json(dir.path());
+    let out = check(dir.path(), &["--fix", "--config", &config]);
+    (dir, out)
+}
+
 fn check(dir: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["check", "new", "--against", "old"];
     args.extend_from_slice(extra);
@@ -74,9 +82,7 @@ fn merged_into_existing_statements_sorted_without_duplicates() {
     let new = p3(
         "message Order {\n  reserved 2, 8 to 9;\n  reserved \"a\", \"z\";\n  string id = 1;\n}\n",
     );
-    let dir = case(&old, &new);
-    let config = wire_json(dir.path());
-    let out = check(dir.path(), &["--fix", "--config", &config]);
+    let (dir, out) = fix_under_wire_json(&old, &new);
     assert_eq!(
         new_text(dir.path()),
         p3("message Order {\n  reserved 2, 4, 8 to 9, 12;\n  reserved \"a\", \"m\", \"n\", \"z\";\n  string id = 1;\n}\n")
@@ -89,9 +95,7 @@ fn an_enum_value() {
     let old =
         p3("enum Status {\n  STATUS_UNSPECIFIED = 0;\n  STATUS_OPEN = 1;\n  STATUS_DONE = 2;\n}\n");
     let new = p3("enum Status {\n  STATUS_UNSPECIFIED = 0;\n  STATUS_DONE = 2;\n}\n");
-    let dir = case(&old, &new);
-    let config = wire_json(dir.path());
-    let out = check(dir.path(), &["--fix", "--config", &config]);
+    let (dir, out) = fix_under_wire_json(&old, &new);
     assert_eq!(
         new_text(dir.path()),
         p3("enum Status {\n  reserved 1;\n  reserved \"STATUS_OPEN\";\n  STATUS_UNSPECIFIED = 0;\n  STATUS_DONE = 2;\n}\n")
@@ -106,9 +110,7 @@ fn editions_reserve_names_as_identifiers() {
     let new = format!(
         "{head}message Order {{\n  reserved 7;\n  reserved legacy;\n  string id = 1;\n}}\n"
     );
-    let dir = case(&old, &new);
-    let config = wire_json(dir.path());
-    let out = check(dir.path(), &["--fix", "--config", &config]);
+    let (dir, out) = fix_under_wire_json(&old, &new);
     assert_eq!(
         new_text(dir.path()),
         format!("{head}message Order {{\n  reserved 2, 7;\n  reserved legacy, qty;\n  string id = 1;\n}}\n")
@@ -121,9 +123,7 @@ fn crlf_files_stay_crlf() {
     let old = "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  string id = 1;\r\n  int32 qty = 2;\r\n}\r\n";
     let new =
         "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  string id = 1;\r\n}\r\n";
-    let dir = case(old, new);
-    let config = wire_json(dir.path());
-    let out = check(dir.path(), &["--fix", "--config", &config]);
+    let (dir, out) = fix_under_wire_json(old, new);
     assert_eq!(
         new_text(dir.path()),
         "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  reserved 2;\r\n  reserved \"qty\";\r\n  string id = 1;\r\n}\r\n"
@@ -135,9 +135,7 @@ fn crlf_files_stay_crlf() {
 fn tab_indentation_is_kept_in_nested_messages() {
     let old = p3("message Order {\n\tmessage Line {\n\t\tstring sku = 1;\n\t\tint32 qty = 2;\n\t}\n\tLine line = 1;\n}\n");
     let new = p3("message Order {\n\tmessage Line {}\n\tLine line = 1;\n}\n");
-    let dir = case(&old, &new);
-    let config = wire_json(dir.path());
-    let out = check(dir.path(), &["--fix", "--config", &config]);
+    let (dir, out) = fix_under_wire_json(&old, &new);
     assert_eq!(
         new_text(dir.path()),
         p3("message Order {\n\tmessage Line {\n\t\treserved 1 to 2;\n\t\treserved \"qty\", \"sku\";\n\t}\n\tLine line = 1;\n}\n")

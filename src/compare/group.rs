@@ -237,6 +237,56 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
     out
 }
 
+/// The words that differ between a deleted field and a deleted enum value.
+struct NumberedElement {
+    key: &'static str,
+    noun: &'static str,
+    container: &'static str,
+    restore: &'static str,
+}
+
+const DELETED_FIELD: NumberedElement = NumberedElement {
+    key: "field-deleted",
+    noun: "field",
+    container: "message",
+    restore: "field",
+};
+
+const DELETED_ENUM_VALUE: NumberedElement = NumberedElement {
+    key: "enum-value-deleted",
+    noun: "enum value",
+    container: "enum",
+    restore: "value",
+};
+
+/// The cause "a numbered element was deleted" from its old parent (full name, and `owner`:
+/// the name relative to the package); `reserved_name` is its name as a `reserved` statement
+/// writes it.
+fn deleted_number_group(
+    what: &NumberedElement,
+    (full_name, owner): (&str, &str),
+    (name, number): (&str, i64),
+    reserved_name: &str,
+    previous: Option<Location>,
+) -> Group {
+    Group {
+        key: format!("{}:{full_name}:{number}", what.key),
+        title: format!(
+            "{} `{name}` ({number}) was deleted from `{owner}`",
+            what.noun
+        ),
+        help: format!(
+            "reserve its number and name in {} `{owner}` so neither is ever \
+             reused: `reserved {number}; reserved {reserved_name};` (`protocompat check --fix` \
+             adds them), or restore the {}",
+            what.container, what.restore
+        ),
+        location: None,
+        previous,
+        members: 0,
+    }
+}
+
 /// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
 /// report it once each.
 fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
@@ -254,22 +304,13 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
             out.push(Candidate {
-                group: Group {
-                    key: format!("field-deleted:{}:{}", old.full_name, field.number),
-                    title: format!(
-                        "field `{}` ({}) was deleted from `{owner}`",
-                        field.name, field.number
-                    ),
-                    help: format!(
-                        "reserve its number and name in message `{owner}` so neither is ever \
-                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
-                         adds them), or restore the field",
-                        field.number
-                    ),
-                    location: None,
-                    previous: loc(pair.old.file, field.span),
-                    members: 0,
-                },
+                group: deleted_number_group(
+                    &DELETED_FIELD,
+                    (old.full_name.as_str(), owner),
+                    (field.name.as_str(), field.number),
+                    &name,
+                    loc(pair.old.file, field.span),
+                ),
                 regions: vec![Region {
                     old_side: true,
                     path: pair.old.file.path.clone(),
@@ -300,22 +341,13 @@ fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &value.name);
             out.push(Candidate {
-                group: Group {
-                    key: format!("enum-value-deleted:{}:{}", old.full_name, value.number),
-                    title: format!(
-                        "enum value `{}` ({}) was deleted from `{owner}`",
-                        value.name, value.number
-                    ),
-                    help: format!(
-                        "reserve its number and name in enum `{owner}` so neither is ever \
-                         reused: `reserved {}; reserved {name};` (`protocompat check --fix` \
-                         adds them), or restore the value",
-                        value.number
-                    ),
-                    location: None,
-                    previous: loc(pair.old.file, value.span),
-                    members: 0,
-                },
+                group: deleted_number_group(
+                    &DELETED_ENUM_VALUE,
+                    (old.full_name.as_str(), owner),
+                    (value.name.as_str(), value.number),
+                    &name,
+                    loc(pair.old.file, value.span),
+                ),
                 regions: vec![Region {
                     old_side: true,
                     path: pair.old.file.path.clone(),

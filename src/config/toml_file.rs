@@ -11,37 +11,18 @@
 //! FIELD_NO_DELETE = ["legacy/old.proto"]
 //! ```
 
-use std::collections::BTreeMap;
-
 use miette::Report;
 use serde::Deserialize;
 
-use super::{Breaking, Config, ConfigError, Kind, Layout};
-use crate::source::normalize;
+use super::yaml::BreakingYaml;
+use super::{Config, ConfigError, Kind, Layout};
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct File {
     version: Option<String>,
     #[serde(default)]
-    breaking: BreakingToml,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct BreakingToml {
-    #[serde(default, rename = "use")]
-    use_: Vec<String>,
-    #[serde(default)]
-    except: Vec<String>,
-    #[serde(default)]
-    ignore: Vec<String>,
-    #[serde(default)]
-    ignore_only: BTreeMap<String, Vec<String>>,
-    #[serde(default)]
-    ignore_unstable_packages: bool,
-    #[serde(default)]
-    disable_builtin: bool,
+    breaking: BreakingYaml,
 }
 
 pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
@@ -66,25 +47,14 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
         )
         .into());
     }
-    let b = file.breaking;
     let name = std::path::Path::new(display.split(" @ ").next().unwrap_or(display))
         .file_name()
         .map_or(display.to_string(), |n| n.to_string_lossy().into_owned());
     Ok(Config {
         name,
         version,
-        breaking: Breaking {
-            use_: b.use_,
-            except: b.except,
-            ignore: b.ignore.iter().map(|p| normalize(p)).collect(),
-            ignore_only: b
-                .ignore_only
-                .into_iter()
-                .map(|(k, v)| (k, v.iter().map(|p| normalize(p)).collect()))
-                .collect(),
-            ignore_unstable_packages: b.ignore_unstable_packages,
-            disable_builtin: b.disable_builtin,
-        },
+        // No module path to strip: ignore paths are only normalized.
+        breaking: file.breaking.into_breaking(""),
         layout: Layout::default(),
         kind: Kind::Toml,
         source: Some((display.to_string(), text.to_string())),

@@ -78,9 +78,10 @@ struct ModuleV2 {
     breaking: Option<BreakingYaml>,
 }
 
+/// The `breaking:` keys, shared by buf.yaml and protocompat.toml (`[breaking]`).
 #[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
-struct BreakingYaml {
+pub(super) struct BreakingYaml {
     #[serde(default, rename = "use")]
     use_: Vec<String>,
     #[serde(default)]
@@ -97,7 +98,7 @@ struct BreakingYaml {
 
 impl BreakingYaml {
     /// `strip`: the module path that v2 ignore paths start with.
-    fn into_breaking(self, strip: &str) -> Breaking {
+    pub(super) fn into_breaking(self, strip: &str) -> Breaking {
         let rel = |p: &String| {
             let p = normalize(p);
             if strip.is_empty() {

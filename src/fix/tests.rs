@@ -1,21 +1,11 @@
 //! `--fix` edits on in-memory schemas: the text after applying them, exactly.
 
-use std::sync::Arc;
-
 use super::*;
-use crate::model::{build_schema, NoImports, SourceFile};
 use crate::rules;
+use crate::rules::util::build_test_schema;
 
 fn schema(text: &str) -> Schema {
-    let source = SourceFile {
-        path: "a.proto".into(),
-        display_name: "a.proto".into(),
-        text: Arc::from(text),
-    };
-    match build_schema(vec![source], &NoImports) {
-        Ok(out) => out.schema,
-        Err(e) => panic!("{:?}", e.diagnostics),
-    }
+    build_test_schema(&[("a.proto", text)])
 }
 
 /// The new text after fixing the findings of `rule_ids` between `old` and `new`.

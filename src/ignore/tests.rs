@@ -1,20 +1,10 @@
 //! Directive parsing and attachment on in-memory schemas.
 
-use std::sync::Arc;
-
 use super::*;
-use crate::model::{build_schema, NoImports, SourceFile};
+use crate::rules::util::build_test_schema;
 
 fn schema(text: &str) -> Schema {
-    let source = SourceFile {
-        path: "a.proto".into(),
-        display_name: "a.proto".into(),
-        text: Arc::from(text),
-    };
-    match build_schema(vec![source], &NoImports) {
-        Ok(out) => out.schema,
-        Err(e) => panic!("{:?}", e.diagnostics),
-    }
+    build_test_schema(&[("a.proto", text)])
 }
 
 /// A finding of `rule` located at the first occurrence of `at` in the file.

@@ -12,26 +12,18 @@ use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 /// protoc's name of the message synthesized for a map field: `foo_bar` -> `FooBarEntry`.
 pub fn map_entry_name(field: &str) -> String {
-    let mut out = String::with_capacity(field.len() + 5);
-    let mut upper_next = true;
-    for c in field.chars() {
-        if c == '_' {
-            upper_next = true;
-        } else if upper_next {
-            out.push(c.to_ascii_uppercase());
-            upper_next = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out.push_str("Entry");
-    out
+    camel_case(field, true) + "Entry"
 }
 
 /// protoc's default JSON name: drop underscores, upper-case the letter after each.
 pub fn default_json_name(field: &str) -> String {
-    let mut out = String::with_capacity(field.len());
-    let mut upper_next = false;
+    camel_case(field, false)
+}
+
+/// Drops underscores and upper-cases the letter after each (and the first if `upper_first`).
+fn camel_case(field: &str, upper_first: bool) -> String {
+    let mut out = String::with_capacity(field.len() + 5);
+    let mut upper_next = upper_first;
     for c in field.chars() {
         if c == '_' {
             upper_next = true;
@@ -314,18 +306,10 @@ impl Lower<'_> {
             full_name: full_name.clone(),
             span,
             name_span,
-            fields: Vec::new(),
-            oneofs: Vec::new(),
-            messages: Vec::new(),
-            enums: Vec::new(),
-            extensions: Vec::new(),
-            reserved_ranges: Vec::new(),
-            reserved_names: Vec::new(),
-            extension_ranges: Vec::new(),
             options,
-            is_map_entry: false,
             is_group,
             features,
+            ..Message::default()
         };
         let features = message.features.clone();
         let inner = Scope {
@@ -773,17 +757,9 @@ impl Lower<'_> {
             span,
             name_span: decl.name.span,
             fields: vec![key_field, value_field],
-            oneofs: Vec::new(),
-            messages: Vec::new(),
-            enums: Vec::new(),
-            extensions: Vec::new(),
-            reserved_ranges: Vec::new(),
-            reserved_names: Vec::new(),
-            extension_ranges: Vec::new(),
-            options: Options::default(),
             is_map_entry: true,
-            is_group: false,
             features,
+            ..Message::default()
         }
     }
 

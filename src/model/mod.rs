@@ -173,7 +173,7 @@ impl Options {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Message {
     pub name: String,
     /// Fully-qualified name without a leading dot: `acme.v1.Order.Item`.

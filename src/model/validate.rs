@@ -118,7 +118,7 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
         }
     }
     for field in &file.extensions {
-        let no_parent = empty_message();
+        let no_parent = Message::default();
         check_field_options(file, &no_parent, field, true, &mut errors);
     }
     for field in file.all_extensions() {
@@ -282,27 +282,6 @@ fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
         for method in &service.methods {
             check_options(&method.options, Target::Method, syntax, errors);
         }
-    }
-}
-
-fn empty_message() -> Message {
-    Message {
-        name: String::new(),
-        full_name: String::new(),
-        span: Span::default(),
-        name_span: Span::default(),
-        fields: Vec::new(),
-        oneofs: Vec::new(),
-        messages: Vec::new(),
-        enums: Vec::new(),
-        extensions: Vec::new(),
-        reserved_ranges: Vec::new(),
-        reserved_names: Vec::new(),
-        extension_ranges: Vec::new(),
-        options: Options::default(),
-        is_map_entry: false,
-        is_group: false,
-        features: Default::default(),
     }
 }
 

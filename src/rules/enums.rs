@@ -2,38 +2,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::message::json_format_name;
+use super::message::report_json_format_loss;
 use super::util::{
-    collapse_ranges, deleted_element_location, enums_by_nested_name, messages_by_nested_name,
-    missing_ranges, name_reserved, number_reserved, quote, quote_list, range_string,
-    reserved_name_literal, reserved_numbers_literal, ENUM_MAX,
+    collapse_ranges, enums_by_nested_name, missing_ranges, name_reserved, number_reserved, quote,
+    quote_list, range_string, report_deleted_from_file, reserved_name_literal,
+    reserved_numbers_literal, ENUM_MAX,
 };
 use crate::compare::{Ctx, Pair, Sink};
-use crate::model::{Enum, EnumType, EnumValue, JsonFormat, Span};
+use crate::model::{Enum, EnumType, EnumValue, Span};
 
 /// ENUM_NO_DELETE: an enum (top-level or nested) is missing from a file that still exists.
 pub fn enum_no_delete(ctx: &Ctx, out: &mut Sink) {
-    for (new, old) in ctx.file_pairs() {
-        let new_messages = messages_by_nested_name(new);
-        let new_enums = enums_by_nested_name(new);
-        for (nested, old_enum) in enums_by_nested_name(old) {
-            if new_enums.contains_key(&nested) {
-                continue;
-            }
-            out.add(
-                Some(deleted_element_location(new, &new_messages, &nested)),
-                ctx.old_loc(old, Some(old_enum.span)),
-                format!(
-                    "Previously present enum {} was deleted from file.",
-                    quote(&nested)
-                ),
-            )
-            .help = Some(format!(
-                "restore enum {nested}; to retire it, keep it and mark it \
-                 `option deprecated = true;`"
-            ));
-        }
-    }
+    report_deleted_from_file(ctx, out, "enum", enums_by_nested_name, |e| e.span);
 }
 
 /// ENUM_SAME_TYPE: an enum changed between open and closed (proto2 enums are closed, proto3
@@ -69,27 +49,9 @@ pub fn enum_same_type(ctx: &Ctx, out: &mut Sink) {
 /// something else.
 pub fn enum_same_json_format(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.enum_pairs() {
-        let (new, old) = (pair.new.item, pair.old.item);
-        let was = old.features.json_format;
-        let is = new.features.json_format;
-        if was.value != JsonFormat::Allow || is.value == JsonFormat::Allow {
-            continue;
-        }
-        out.add(
-            ctx.new_loc(pair.new.file, is.span.or(Some(new.span))),
-            ctx.old_loc(pair.old.file, was.span.or(Some(old.span))),
-            format!(
-                "Enum {} JSON format support changed from {} to {}.",
-                quote(&new.name),
-                json_format_name(was.value),
-                json_format_name(is.value)
-            ),
-        )
-        .help = Some(format!(
-            "keep JSON support for enum {}: set `option features.json_format = ALLOW;` on it \
-             (or on the file)",
-            new.name
-        ));
+        report_json_format_loss(ctx, out, pair, ("Enum", "enum"), |e| {
+            (&e.features, e.span, &e.name)
+        });
     }
 }
 

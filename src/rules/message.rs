@@ -4,35 +4,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::util::{
-    collapse_ranges, deleted_element_location, message_max, messages_by_nested_name,
-    missing_ranges, quote, range_string, reserved_name_literal, reserved_numbers_literal, NumRange,
+    collapse_ranges, message_max, messages_by_nested_name, missing_ranges, quote, range_string,
+    report_deleted_from_file, reserved_name_literal, reserved_numbers_literal, NumRange,
 };
 use crate::compare::{Ctx, InFile, Pair, Sink};
-use crate::model::{File, JsonFormat, Label, Message, ReservedRange, Span, Syntax};
+use crate::model::{Features, File, JsonFormat, Label, Message, ReservedRange, Span, Syntax};
 
 /// MESSAGE_NO_DELETE: a message (top-level or nested) is missing from a file that still
 /// exists. Points at the closest surviving parent message, else at the file.
 pub fn message_no_delete(ctx: &Ctx, out: &mut Sink) {
-    for (new, old) in ctx.file_pairs() {
-        let new_messages = messages_by_nested_name(new);
-        for (nested, old_message) in messages_by_nested_name(old) {
-            if new_messages.contains_key(&nested) {
-                continue;
-            }
-            out.add(
-                Some(deleted_element_location(new, &new_messages, &nested)),
-                ctx.old_loc(old, Some(old_message.span)),
-                format!(
-                    "Previously present message {} was deleted from file.",
-                    quote(&nested)
-                ),
-            )
-            .help = Some(format!(
-                "restore message {nested}; to retire it, keep it and mark it \
-                 `option deprecated = true;`"
-            ));
-        }
-    }
+    report_deleted_from_file(ctx, out, "message", messages_by_nested_name, |m| m.span);
 }
 
 /// ONEOF_NO_DELETE: a (real) oneof of a message is gone. Synthetic oneofs of proto3
@@ -94,28 +75,43 @@ pub fn message_no_remove_standard_descriptor_accessor(ctx: &Ctx, out: &mut Sink)
 /// something else.
 pub fn message_same_json_format(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.message_pairs() {
-        let (new, old) = (pair.new.item, pair.old.item);
-        let was = old.features.json_format;
-        let is = new.features.json_format;
-        if was.value != JsonFormat::Allow || is.value == JsonFormat::Allow {
-            continue;
-        }
-        out.add(
-            ctx.new_loc(pair.new.file, is.span.or(Some(new.span))),
-            ctx.old_loc(pair.old.file, was.span.or(Some(old.span))),
-            format!(
-                "Message {} JSON format support changed from {} to {}.",
-                quote(&new.name),
-                json_format_name(was.value),
-                json_format_name(is.value)
-            ),
-        )
-        .help = Some(format!(
-            "keep JSON support for message {}: set `option features.json_format = ALLOW;` \
-             on it (or on the file)",
-            new.name
-        ));
+        report_json_format_loss(ctx, out, pair, ("Message", "message"), |m| {
+            (&m.features, m.span, &m.name)
+        });
     }
+}
+
+/// MESSAGE_SAME_JSON_FORMAT and ENUM_SAME_JSON_FORMAT: reports `pair` if its effective
+/// `json_format` feature went from ALLOW to something else. `kind` is the element's kind as
+/// a message starts it and as help uses it; `parts` gives its features, span and name.
+pub(super) fn report_json_format_loss<T>(
+    ctx: &Ctx,
+    out: &mut Sink,
+    pair: &Pair<T>,
+    (title, kind): (&str, &str),
+    parts: fn(&T) -> (&Features, Span, &String),
+) {
+    let (new_features, new_span, name) = parts(pair.new.item);
+    let (old_features, old_span, _) = parts(pair.old.item);
+    let was = old_features.json_format;
+    let is = new_features.json_format;
+    if was.value != JsonFormat::Allow || is.value == JsonFormat::Allow {
+        return;
+    }
+    out.add(
+        ctx.new_loc(pair.new.file, is.span.or(Some(new_span))),
+        ctx.old_loc(pair.old.file, was.span.or(Some(old_span))),
+        format!(
+            "{title} {} JSON format support changed from {} to {}.",
+            quote(name),
+            json_format_name(was.value),
+            json_format_name(is.value)
+        ),
+    )
+    .help = Some(format!(
+        "keep JSON support for {kind} {name}: set `option features.json_format = ALLOW;` \
+         on it (or on the file)"
+    ));
 }
 
 /// The FeatureSet.JsonFormat value name.
@@ -135,15 +131,17 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
             required_numbers(pair.old.file, old),
             required_numbers(pair.new.file, new),
         );
-        for number in was.difference(&is) {
-            let previous = old
-                .fields
+        // The old field with that number, else the old message.
+        let previous_span = |number: &i64| {
+            old.fields
                 .iter()
                 .find(|f| f.number == *number)
-                .map_or(old.span, |f| f.span);
+                .map_or(old.span, |f| f.span)
+        };
+        for number in was.difference(&is) {
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(previous)),
+                ctx.old_loc(pair.old.file, Some(previous_span(number))),
                 format!(
                     "Message {} had required field \"{number}\" deleted. {}",
                     quote(&old.name),
@@ -159,14 +157,9 @@ pub fn message_same_required_fields(ctx: &Ctx, out: &mut Sink) {
             let Some(field) = new.fields.iter().find(|f| f.number == *number) else {
                 continue;
             };
-            let previous = old
-                .fields
-                .iter()
-                .find(|f| f.number == *number)
-                .map_or(old.span, |f| f.span);
             out.add(
                 ctx.new_loc(pair.new.file, Some(field.span)),
-                ctx.old_loc(pair.old.file, Some(previous)),
+                ctx.old_loc(pair.old.file, Some(previous_span(number))),
                 format!(
                     "Message {} had required field \"{number}\" added. {}",
                     quote(&new.name),

@@ -40,99 +40,106 @@ pub fn package_no_delete(ctx: &Ctx, out: &mut Sink) {
 
 /// PACKAGE_MESSAGE_NO_DELETE: a message of a package is gone from every file of the package.
 pub fn package_message_no_delete(ctx: &Ctx, out: &mut Sink) {
-    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
-        for_each_message(file, |nested, m| add(nested.to_string(), m.span));
-    };
-    let old = collect(ctx.old, gather);
     let new_messages = package_messages(ctx.new);
-    for (package, deleted) in
-        deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
-    {
-        for (nested, old_file, old_span) in deleted {
+    report_package_deletions(
+        ctx,
+        out,
+        "message",
+        |file: &File, add: &mut dyn FnMut(String, Span)| {
+            for_each_message(file, |nested, m| add(nested.to_string(), m.span));
+        },
+        |old_file, package, nested| {
             // buf looks for a surviving parent among all messages of the package (it may have
             // moved to another file), but only when the old file still exists.
-            let location = ctx.new.files.get(&old_file.path).map(|new_file| {
+            ctx.new.files.get(&old_file.path).map(|new_file| {
                 let parent = new_messages
-                    .get(&package)
-                    .and_then(|messages| enclosing_message(&nested, messages));
+                    .get(package)
+                    .and_then(|messages| enclosing_message(nested, messages));
                 match parent {
                     Some((file, m)) => Location::in_file(file, Some(m.span)),
                     None => Location::in_file(new_file, None),
                 }
-            });
-            out.add(
-                location,
-                ctx.old_loc(old_file, Some(old_span)),
-                format!(
-                    "Previously present message {} was deleted from package {}.",
-                    quote(&nested),
-                    quote(&package)
-                ),
-            )
-            .help = Some(format!(
+            })
+        },
+        |nested, package| {
+            format!(
                 "restore message {nested} in package {package} (in any of its files); \
                  deprecate it instead of deleting it"
-            ));
-        }
-    }
+            )
+        },
+    );
 }
 
 /// PACKAGE_ENUM_NO_DELETE: an enum of a package is gone from every file of the package.
 pub fn package_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
-    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
-        for (nested, e) in enums_by_nested_name(file) {
-            add(nested, e.span);
-        }
-    };
-    let old = collect(ctx.old, gather);
     let new_messages = messages_per_file(ctx.new);
-    for (package, deleted) in
-        deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
-    {
-        for (nested, old_file, old_span) in deleted {
-            out.add(
-                location_in_same_file(ctx, &new_messages, old_file, &nested),
-                ctx.old_loc(old_file, Some(old_span)),
-                format!(
-                    "Previously present enum {} was deleted from package {}.",
-                    quote(&nested),
-                    quote(&package)
-                ),
-            )
-            .help = Some(format!(
+    report_package_deletions(
+        ctx,
+        out,
+        "enum",
+        |file: &File, add: &mut dyn FnMut(String, Span)| {
+            for (nested, e) in enums_by_nested_name(file) {
+                add(nested, e.span);
+            }
+        },
+        |old_file, _, nested| location_in_same_file(ctx, &new_messages, old_file, nested),
+        |nested, package| {
+            format!(
                 "restore enum {nested} in package {package} (in any of its files); \
                  deprecate it instead of deleting it"
-            ));
-        }
-    }
+            )
+        },
+    );
 }
 
 /// PACKAGE_EXTENSION_NO_DELETE: an extension of a package is gone from every file of it.
 pub fn package_extension_no_delete(ctx: &Ctx, out: &mut Sink) {
-    let gather = |file: &File, add: &mut dyn FnMut(String, Span)| {
-        for (nested, f) in extensions_by_nested_name(file) {
-            add(nested, f.span);
-        }
-    };
-    let old = collect(ctx.old, gather);
     let new_messages = messages_per_file(ctx.new);
+    report_package_deletions(
+        ctx,
+        out,
+        "extension",
+        |file: &File, add: &mut dyn FnMut(String, Span)| {
+            for (nested, f) in extensions_by_nested_name(file) {
+                add(nested, f.span);
+            }
+        },
+        |old_file, _, nested| location_in_same_file(ctx, &new_messages, old_file, nested),
+        |nested, package| {
+            format!(
+                "restore extension {nested} in package {package}; to retire it, keep it and \
+                 mark it deprecated, and never reuse its number on the extended message"
+            )
+        },
+    );
+}
+
+/// The shared body of the message/enum/extension package rules: reports each element of
+/// `kind` (listed per file by `gather`) that no file of its surviving package declares any
+/// more, at `locate(old file, package, nested name)`, with `help(nested name, package)`.
+fn report_package_deletions<'a>(
+    ctx: &Ctx<'a>,
+    out: &mut Sink,
+    kind: &str,
+    gather: impl Fn(&'a File, &mut dyn FnMut(String, Span)) + Copy,
+    locate: impl Fn(&'a File, &str, &str) -> Option<Location>,
+    help: impl Fn(&str, &str) -> String,
+) {
+    let old = collect(ctx.old, gather);
     for (package, deleted) in
         deleted_in_surviving_packages(ctx, &old, gather, Compared::PackagesWithElements)
     {
         for (nested, old_file, old_span) in deleted {
             out.add(
-                location_in_same_file(ctx, &new_messages, old_file, &nested),
+                locate(old_file, &package, &nested),
                 ctx.old_loc(old_file, Some(old_span)),
                 format!(
-                    "Previously present extension {} was deleted from package {}.",
+                    "Previously present {kind} {} was deleted from package {}.",
                     quote(&nested),
                     quote(&package)
                 ),
             )
-            .help = Some(format!(
-                "restore extension {nested} in package {package}; to retire it, keep it and \
-                 mark it deprecated, and never reuse its number on the extended message"
-            ));
+            .help = Some(help(&nested, &package));
         }
     }
 }

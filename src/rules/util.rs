@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::compare::Location;
-use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Syntax};
+use crate::compare::{Ctx, Location, Sink};
+use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Span, Syntax};
 
 /// The highest field number of a message (`max` in a message range).
 pub const MESSAGE_MAX: i64 = 536_870_911;
@@ -125,6 +125,38 @@ pub fn deleted_element_location(
     Location::in_file(file, span)
 }
 
+/// MESSAGE_NO_DELETE and ENUM_NO_DELETE: reports each `kind` element (listed per file by
+/// `by_name`) missing from a file that still exists, at its closest surviving parent message.
+pub fn report_deleted_from_file<T>(
+    ctx: &Ctx,
+    out: &mut Sink,
+    kind: &str,
+    by_name: fn(&File) -> BTreeMap<String, &T>,
+    span: fn(&T) -> Span,
+) {
+    for (new, old) in ctx.file_pairs() {
+        let new_messages = messages_by_nested_name(new);
+        let new_elements = by_name(new);
+        for (nested, old_element) in by_name(old) {
+            if new_elements.contains_key(&nested) {
+                continue;
+            }
+            out.add(
+                Some(deleted_element_location(new, &new_messages, &nested)),
+                ctx.old_loc(old, Some(span(old_element))),
+                format!(
+                    "Previously present {kind} {} was deleted from file.",
+                    quote(&nested)
+                ),
+            )
+            .help = Some(format!(
+                "restore {kind} {nested}; to retire it, keep it and mark it \
+                 `option deprecated = true;`"
+            ));
+        }
+    }
+}
+
 /// Whether `number` lies in one of the reserved ranges (ends inclusive).
 pub fn number_reserved(number: i64, ranges: &[ReservedRange]) -> bool {
     ranges.iter().any(|r| r.start <= number && number <= r.end)
@@ -223,6 +255,25 @@ pub fn reserved_numbers_literal(ranges: &[NumRange], max: i64) -> String {
         .join(", ")
 }
 
+/// Test support: builds a schema from in-memory `(path, text)` files, panicking if it does not
+/// build (test inputs are meant to be valid).
+#[cfg(test)]
+pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema {
+    use crate::model::{build_schema, NoImports, SourceFile};
+    let sources = files
+        .iter()
+        .map(|(path, text)| SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: (*text).into(),
+        })
+        .collect();
+    match build_schema(sources, &NoImports) {
+        Ok(out) => out.schema,
+        Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
+    }
+}
+
 /// Test support: runs one rule over two in-memory revisions and returns
 /// `(path, "line:col-line:col", message)` per finding, in output order.
 #[cfg(test)]
@@ -231,23 +282,8 @@ pub(crate) fn run_rule(
     old: &[(&str, &str)],
     new: &[(&str, &str)],
 ) -> Vec<(String, String, String)> {
-    use crate::model::{build_schema, NoImports, Schema, SourceFile};
-    fn build(files: &[(&str, &str)]) -> Schema {
-        let sources = files
-            .iter()
-            .map(|(path, text)| SourceFile {
-                path: path.to_string(),
-                display_name: path.to_string(),
-                text: (*text).into(),
-            })
-            .collect();
-        match build_schema(sources, &NoImports) {
-            Ok(out) => out.schema,
-            Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
-        }
-    }
     let meta = super::find(rule).expect("known rule");
-    crate::compare::run(&build(old), &build(new), &[meta])
+    crate::compare::run(&build_test_schema(old), &build_test_schema(new), &[meta])
         .into_iter()
         .map(|f| match f.location {
             Some(l) => (

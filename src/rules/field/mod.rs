@@ -46,6 +46,16 @@ fn report(
     finding.help = Some(help);
 }
 
+/// buf's "<field> changed <what> from <was> to <now>." with both values Go-quoted.
+fn changed(new: &FieldSide, what: &str, was: &str, now: &str) -> String {
+    format!(
+        "{} changed {what} from {} to {}.",
+        new.description(),
+        go_quote(was),
+        go_quote(now)
+    )
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deletion
 
@@ -195,12 +205,7 @@ fn check_cardinality(ctx: &Ctx, out: &mut Sink, compatible: fn(Cardinality, Card
         if compatible(was, now) {
             continue;
         }
-        let message = format!(
-            "{} changed cardinality from {} to {}.",
-            new.description(),
-            go_quote(was.name()),
-            go_quote(now.name())
-        );
+        let message = changed(&new, "cardinality", was.name(), now.name());
         report(
             out,
             (&new, new.span()),
@@ -343,12 +348,7 @@ fn report_changed_kind(
     group: fn(FieldType) -> u8,
     compat_word: &str,
 ) {
-    let mut message = format!(
-        "{} changed type from {} to {}.",
-        new.description(),
-        go_quote(old.kind_display()),
-        go_quote(new.kind_display())
-    );
+    let mut message = changed(new, "type", old.kind_display(), new.kind_display());
     if let Some(extra) = extra.map(str::trim).filter(|e| !e.is_empty()) {
         message.push(' ');
         message.push_str(extra);
@@ -403,12 +403,7 @@ fn same_type_compatibility_note(was: FieldType, now: FieldType) -> &'static str 
 
 /// A change of the message or enum a field refers to.
 fn report_changed_type_name(out: &mut Sink, new: &FieldSide, old: &FieldSide) {
-    let message = format!(
-        "{} changed type from {} to {}.",
-        new.description(),
-        go_quote(old.type_name()),
-        go_quote(new.type_name())
-    );
+    let message = changed(new, "type", old.type_name(), new.type_name());
     let help = format!(
         "keep the type `{}`; to refer to another type add a new field with a new number and \
          reserve this one",
@@ -530,12 +525,7 @@ pub fn field_same_json_name(ctx: &Ctx, out: &mut Sink) {
         if was == now {
             continue;
         }
-        let message = format!(
-            "{} changed option \"json_name\" from {} to {}.",
-            new.description(),
-            go_quote(was),
-            go_quote(now)
-        );
+        let message = changed(&new, "option \"json_name\"", was, now);
         let help = format!(
             "keep the JSON name {}: `[json_name = {}]`; JSON clients key the field by it",
             go_quote(was),
@@ -564,12 +554,7 @@ pub fn field_same_jstype(ctx: &Ctx, out: &mut Sink) {
         if was == now {
             continue;
         }
-        let message = format!(
-            "{} changed option \"jstype\" from {} to {}.",
-            new.description(),
-            go_quote(&was),
-            go_quote(&now)
-        );
+        let message = changed(&new, "option \"jstype\"", &was, &now);
         let help = if was == "JS_NORMAL" {
             "remove the `jstype` option: JavaScript code reads this field as a different type"
                 .to_string()
@@ -625,12 +610,7 @@ pub fn field_same_cpp_string_type(ctx: &Ctx, out: &mut Sink) {
         if was == now || piece_to_string {
             continue;
         }
-        let message = format!(
-            "{} changed C++ string type from {} to {}.",
-            new.description(),
-            go_quote(was.name()),
-            go_quote(now.name())
-        );
+        let message = changed(&new, "C++ string type", was.name(), now.name());
         let help = format!(
             "restore the C++ string type {} (generated C++ accessors change type otherwise)",
             was.name()
@@ -738,11 +718,11 @@ pub fn field_same_java_utf8_validation(ctx: &Ctx, out: &mut Sink) {
         if was == now {
             continue;
         }
-        let message = format!(
-            "{} changed Java string UTF8 validation from {} to {}.",
-            new.description(),
-            go_quote(utf8_name(was)),
-            go_quote(utf8_name(now))
+        let message = changed(
+            &new,
+            "Java string UTF8 validation",
+            utf8_name(was),
+            utf8_name(now),
         );
         let help = format!(
             "restore Java UTF-8 validation {}: generated Java code would start {} invalid UTF-8",

@@ -2,30 +2,14 @@
 //! checked against buf 1.75.0 (`buf breaking --error-format json`) on the same inputs.
 
 use crate::compare::Finding;
-use crate::model::{build_schema, NoImports, Schema, SourceFile};
-use crate::rules::util::run_rule;
-
-fn build(files: &[(&str, &str)]) -> Schema {
-    let sources = files
-        .iter()
-        .map(|(path, text)| SourceFile {
-            path: path.to_string(),
-            display_name: path.to_string(),
-            text: (*text).into(),
-        })
-        .collect();
-    match build_schema(sources, &NoImports) {
-        Ok(out) => out.schema,
-        Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
-    }
-}
+use crate::rules::util::{build_test_schema, run_rule};
 
 /// Full findings (with `previous` and `help`) of one rule over one file per side.
 fn findings(rule: &str, old: &str, new: &str) -> Vec<Finding> {
     let meta = crate::rules::find(rule).expect("known rule");
     crate::compare::run(
-        &build(&[("a.proto", old)]),
-        &build(&[("a.proto", new)]),
+        &build_test_schema(&[("a.proto", old)]),
+        &build_test_schema(&[("a.proto", new)]),
         &[meta],
     )
 }
