@@ -830,6 +830,32 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The items of a `{ ... }` block whose `{` was consumed, up to and including its `}`:
+    /// empty statements are skipped, and a failed item is recovered from at the next statement
+    /// so one block can yield several errors. `what` names the block when `}` is missing.
+    fn block_items(
+        &mut self,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        loop {
+            if self.is_symbol('}') {
+                self.bump();
+                return Ok(());
+            }
+            if self.peek().is_none() {
+                return Err(self.expected(format_args!("`}}` to close the {what}")));
+            }
+            if self.is_symbol(';') {
+                self.bump();
+                continue;
+            }
+            if item(self).is_err() {
+                self.recover();
+            }
+        }
+    }
+
     fn oneof(&mut self) -> PResult<OneofDecl> {
         let start = self.current_start();
         self.bump();
@@ -837,27 +863,13 @@ impl<'a> Parser<'a> {
         self.expect_symbol('{', format_args!("after oneof name `{}`", name.text))?;
         let mut fields = Vec::new();
         let mut options = Vec::new();
-        loop {
-            if self.is_symbol('}') {
-                self.bump();
-                break;
-            }
-            if self.peek().is_none() {
-                return Err(self.expected("`}` to close the oneof"));
-            }
-            if self.is_symbol(';') {
-                self.bump();
-                continue;
-            }
-            let result = if self.is_keyword("option") {
-                self.option_statement().map(|o| options.push(o))
+        self.block_items("oneof", |p| {
+            if p.is_keyword("option") {
+                p.option_statement().map(|o| options.push(o))
             } else {
-                self.field(FieldContext::Oneof).map(|f| fields.push(f))
-            };
-            if result.is_err() {
-                self.recover();
+                p.field(FieldContext::Oneof).map(|f| fields.push(f))
             }
-        }
+        })?;
         Ok(OneofDecl {
             name,
             fields,
@@ -872,23 +884,9 @@ impl<'a> Parser<'a> {
         let extendee = self.dotted_name("extended message name", true)?;
         self.expect_symbol('{', "after extended message name")?;
         let mut fields = Vec::new();
-        loop {
-            if self.is_symbol('}') {
-                self.bump();
-                break;
-            }
-            if self.peek().is_none() {
-                return Err(self.expected("`}` to close the extend block"));
-            }
-            if self.is_symbol(';') {
-                self.bump();
-                continue;
-            }
-            match self.field(FieldContext::Extend) {
-                Ok(f) => fields.push(f),
-                Err(Failed) => self.recover(),
-            }
-        }
+        self.block_items("extend block", |p| {
+            p.field(FieldContext::Extend).map(|f| fields.push(f))
+        })?;
         Ok(ExtendDecl {
             extendee,
             fields,
@@ -1023,32 +1021,18 @@ impl<'a> Parser<'a> {
         let name = self.ident("enum name")?;
         self.expect_symbol('{', format_args!("after enum name `{}`", name.text))?;
         let mut body = Vec::new();
-        loop {
-            if self.is_symbol('}') {
-                self.bump();
-                break;
-            }
-            if self.peek().is_none() {
-                return Err(self.expected("`}` to close the enum"));
-            }
-            if self.is_symbol(';') {
-                self.bump();
-                continue;
-            }
-            let item = match self.ident_at(0) {
-                Some("option") if !self.is_symbol_at(1, '=') => {
-                    self.option_statement().map(EnumItem::Option)
+        self.block_items("enum", |p| {
+            let item = match p.ident_at(0) {
+                Some("option") if !p.is_symbol_at(1, '=') => {
+                    p.option_statement().map(EnumItem::Option)
                 }
-                Some("reserved") if !self.is_symbol_at(1, '=') => {
-                    self.reserved(ENUM_MAX).map(EnumItem::Reserved)
+                Some("reserved") if !p.is_symbol_at(1, '=') => {
+                    p.reserved(ENUM_MAX).map(EnumItem::Reserved)
                 }
-                _ => self.enum_value().map(EnumItem::Value),
+                _ => p.enum_value().map(EnumItem::Value),
             };
-            match item {
-                Ok(item) => body.push(item),
-                Err(Failed) => self.recover(),
-            }
-        }
+            item.map(|item| body.push(item))
+        })?;
         Ok(EnumDecl {
             name,
             body,
@@ -1108,27 +1092,11 @@ impl<'a> Parser<'a> {
         self.expect_symbol('{', format_args!("after service name `{}`", name.text))?;
         let mut methods = Vec::new();
         let mut options = Vec::new();
-        loop {
-            if self.is_symbol('}') {
-                self.bump();
-                break;
-            }
-            if self.peek().is_none() {
-                return Err(self.expected("`}` to close the service"));
-            }
-            if self.is_symbol(';') {
-                self.bump();
-                continue;
-            }
-            let result = match self.ident_at(0) {
-                Some("option") => self.option_statement().map(|o| options.push(o)),
-                Some("rpc") => self.method().map(|m| methods.push(m)),
-                _ => Err(self.expected("`rpc` or `option` in service")),
-            };
-            if result.is_err() {
-                self.recover();
-            }
-        }
+        self.block_items("service", |p| match p.ident_at(0) {
+            Some("option") => p.option_statement().map(|o| options.push(o)),
+            Some("rpc") => p.method().map(|m| methods.push(m)),
+            _ => Err(p.expected("`rpc` or `option` in service")),
+        })?;
         Ok(ServiceDecl {
             name,
             methods,
