@@ -86,11 +86,11 @@ pub fn compare_schemas(data: &[u8]) {
         assert_finding(finding, &old, &new);
     }
     let groups = compare::group::assign(&mut findings, &old, &new);
-    let texts = |schema: &Schema| -> HashMap<String, Arc<str>> {
+    let texts = |schema: &Schema| -> HashMap<String, report::SourceText> {
         schema
             .files
             .iter()
-            .map(|(path, file)| (path.clone(), file.text.clone()))
+            .map(|(path, file)| (path.clone(), report::SourceText::new(file.text.clone())))
             .collect()
     };
     let sources = report::Sources {

@@ -11,7 +11,7 @@ use crate::compare::{self, Finding, Group, Location};
 use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
 use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
-use crate::report::{Sources, Stats};
+use crate::report::{SourceText, Sources, Stats};
 use crate::source::{
     is_within, normalize, FsTree, GitTree, IndexTree, Repo, SearchRoot, Tree, TreeResolver,
 };
@@ -293,7 +293,12 @@ fn check_module(
         },
         warnings,
     );
-    crate::fix::attach_edits(&old_built.schema, &new_built.schema, &mut findings);
+    crate::fix::attach_edits(
+        &old_built.schema,
+        &new_built.schema,
+        &mut findings,
+        &|path: &str| external(path, &new_files.external).to_string(),
+    );
     let mut groups = compare::group::assign(&mut findings, &old_built.schema, &new_built.schema);
     for f in findings
         .iter_mut()
@@ -301,9 +306,6 @@ fn check_module(
     {
         relabel(&mut f.location, &new_files.external);
         relabel(&mut f.previous, &old_files.external);
-        for edit in &mut f.edits {
-            edit.path = external(&edit.path, &new_files.external).to_string();
-        }
     }
     for i in &mut silenced {
         i.directive.path = external(&i.directive.path, &new_files.external).to_string();
@@ -333,20 +335,20 @@ struct ModuleResult {
     findings: Vec<Finding>,
     ignored: Vec<Ignored>,
     groups: Vec<Group>,
-    old_texts: HashMap<String, Arc<str>>,
-    new_texts: HashMap<String, Arc<str>>,
+    old_texts: HashMap<String, SourceText>,
+    new_texts: HashMap<String, SourceText>,
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
-fn texts(side: &Collected) -> HashMap<String, Arc<str>> {
+fn texts(side: &Collected) -> HashMap<String, SourceText> {
     side.files
         .iter()
         .map(|f| {
             let path = side.external.get(&f.path).unwrap_or(&f.path);
-            (path.clone(), f.text.clone())
+            (path.clone(), SourceText::new(f.text.clone()))
         })
         .collect()
 }

@@ -54,9 +54,14 @@ pub struct Finding {
     pub message: String,
     /// The concrete fix, in words.
     pub help: Option<String>,
-    pub edits: Vec<Edit>,
+    /// Shared by every finding the same edits fix (all deletions from one message): one
+    /// `reserved` statement per element, not one copy per finding.
+    pub edits: std::sync::Arc<[Edit]>,
     /// Findings sharing one root cause carry the same group key.
     pub group: Option<String>,
+    /// The old-side element itself when `previous` is broader: buf reports a deleted field at
+    /// its message; the text format underlines the field.
+    pub focus: Option<Span>,
 }
 
 impl Finding {
@@ -102,8 +107,9 @@ impl<'a> Sink<'a> {
             previous,
             message: message.into(),
             help: None,
-            edits: Vec::new(),
+            edits: Default::default(),
             group: None,
+            focus: None,
         });
         self.out.last_mut().expect("just pushed")
     }

@@ -91,32 +91,10 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
     candidates.extend(enum_value_deletions(&ctx));
     candidates.extend(file_deletions(&ctx));
 
-    // Regions by (side, path), so each finding looks only at causes in its own files; the
-    // first cause in candidate order wins.
-    let mut by_file: HashMap<(bool, &str), Vec<(usize, &Region)>> = HashMap::new();
-    for (i, c) in candidates.iter().enumerate() {
-        for r in &c.regions {
-            by_file
-                .entry((r.old_side, &r.path))
-                .or_default()
-                .push((i, r));
-        }
-    }
+    let index = RegionIndex::new(&candidates);
     let mut members: BTreeMap<usize, usize> = BTreeMap::new();
     for finding in findings.iter_mut() {
-        let sides = [(false, &finding.location), (true, &finding.previous)];
-        let hit = sides
-            .iter()
-            .filter_map(|(old_side, loc)| {
-                let loc = loc.as_ref()?;
-                let regions = by_file.get(&(*old_side, loc.path.as_str()))?;
-                regions
-                    .iter()
-                    .find(|(_, r)| r.covers(finding))
-                    .map(|(i, _)| *i)
-            })
-            .min();
-        if let Some(i) = hit {
+        if let Some(i) = index.first_cause(finding) {
             finding.group = Some(candidates[i].group.key.clone());
             *members.entry(i).or_default() += 1;
         }
@@ -129,6 +107,124 @@ pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group
             group
         })
         .collect()
+}
+
+/// The regions of every candidate, indexed so that finding a finding's cause costs a few
+/// lookups, not a scan: a message that lost 50,000 fields has 50,000 regions at one span.
+#[derive(Default)]
+struct RegionIndex<'a> {
+    by_file: HashMap<(bool, &'a str), FileRegions<'a>>,
+}
+
+/// One side's regions in one file, by how they match a finding's span. Each entry carries its
+/// candidate's index: the first cause in candidate order wins.
+#[derive(Default)]
+struct FileRegions<'a> {
+    whole_file: Vec<(usize, &'a Region)>,
+    exact: HashMap<Span, Vec<(usize, &'a Region)>>,
+    /// Exact regions that also need a message prefix, by (span, prefix).
+    prefixed: HashMap<(Span, &'a str), Vec<(usize, &'a Region)>>,
+    /// Regions containing the finding's span, sorted by start, with the largest end among
+    /// each entry and those before it (to stop scanning backwards once nothing can contain).
+    containing: Vec<(Span, usize, &'a Region)>,
+    max_end: Vec<u32>,
+}
+
+impl<'a> RegionIndex<'a> {
+    fn new(candidates: &'a [Candidate]) -> Self {
+        let mut index = RegionIndex::default();
+        for (i, c) in candidates.iter().enumerate() {
+            for r in &c.regions {
+                let file = index.by_file.entry((r.old_side, &r.path)).or_default();
+                match (r.span, r.exact, &r.message_prefix) {
+                    (None, _, _) => file.whole_file.push((i, r)),
+                    (Some(span), true, Some(prefix)) => {
+                        debug_assert!(prefix.ends_with('"'), "prefixes end at a quote");
+                        file.prefixed
+                            .entry((span, prefix.as_str()))
+                            .or_default()
+                            .push((i, r));
+                    }
+                    (Some(span), true, None) => file.exact.entry(span).or_default().push((i, r)),
+                    (Some(span), false, _) => file.containing.push((span, i, r)),
+                }
+            }
+        }
+        for file in index.by_file.values_mut() {
+            file.containing.sort_by_key(|(span, i, _)| (span.start, *i));
+            let mut max = 0;
+            file.max_end = file
+                .containing
+                .iter()
+                .map(|(span, _, _)| {
+                    max = max.max(span.end);
+                    max
+                })
+                .collect();
+        }
+        index
+    }
+
+    /// The first candidate (in candidate order) with a region covering the finding on
+    /// either side.
+    fn first_cause(&self, finding: &Finding) -> Option<usize> {
+        let sides = [(false, &finding.location), (true, &finding.previous)];
+        sides
+            .iter()
+            .filter_map(|(old_side, at)| {
+                let at = at.as_ref()?;
+                let file = self.by_file.get(&(*old_side, at.path.as_str()))?;
+                file.first_cause(finding, at.span)
+            })
+            .min()
+    }
+}
+
+impl FileRegions<'_> {
+    fn first_cause(&self, finding: &Finding, span: Option<Span>) -> Option<usize> {
+        let covering = |list: &[(usize, &Region)]| {
+            list.iter()
+                .filter(|(_, r)| r.covers(finding))
+                .map(|(i, _)| *i)
+                .min()
+        };
+        let mut best = covering(&self.whole_file);
+        let mut take = |i: Option<usize>| {
+            if let Some(i) = i {
+                best = Some(best.map_or(i, |b| b.min(i)));
+            }
+        };
+        let Some(span) = span else { return best };
+        take(self.exact.get(&span).and_then(|list| covering(list)));
+        // A prefix ends at a quote, so only the message's quote-terminated prefixes can match.
+        for (at, _) in finding.message.match_indices('"') {
+            let prefix = &finding.message[..=at];
+            take(
+                self.prefixed
+                    .get(&(span, prefix))
+                    .and_then(|list| covering(list)),
+            );
+        }
+        take(self.containing_cause(finding, span));
+        best
+    }
+
+    fn containing_cause(&self, finding: &Finding, span: Span) -> Option<usize> {
+        let starts_before = self
+            .containing
+            .partition_point(|(s, _, _)| s.start <= span.start);
+        let mut best: Option<usize> = None;
+        for k in (0..starts_before).rev() {
+            if self.max_end[k] < span.end {
+                break;
+            }
+            let (_, i, region) = self.containing[k];
+            if region.covers(finding) {
+                best = Some(best.map_or(i, |b| b.min(i)));
+            }
+        }
+        best
+    }
 }
 
 impl Region {
@@ -299,8 +395,7 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
         let package = &pair.old.file.package;
         let owner = relative(&old.full_name, package);
         // A set: a scan per field would be quadratic on messages with many fields.
-        let new_numbers: std::collections::HashSet<i64> =
-            new.fields.iter().map(|f| f.number).collect();
+        let new_numbers: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
         for field in &old.fields {
             if new_numbers.contains(&field.number) {
                 continue;
@@ -337,9 +432,10 @@ fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
     for pair in ctx.enum_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
         let owner = relative(&old.full_name, &pair.old.file.package);
+        let new_numbers: HashSet<i64> = new.values.iter().map(|v| v.number).collect();
         let mut seen = HashSet::new();
         for value in &old.values {
-            if !seen.insert(value.number) || new.values.iter().any(|v| v.number == value.number) {
+            if !seen.insert(value.number) || new_numbers.contains(&value.number) {
                 continue;
             }
             let name = reserved_name_literal(&pair.new.file.syntax, &value.name);

@@ -15,10 +15,13 @@
 mod apply;
 mod reserve;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
 
-use crate::compare::{Ctx, Finding};
+use crate::compare::{Ctx, Edit, Finding};
+use crate::model::ranges::NumberSet;
 use crate::model::{Enum, Message, ReservedName, ReservedRange, Schema, Span};
+use crate::rules::util::Reservations;
 
 pub use apply::{apply_edits, plan_files, unified_diff, write_files, FileFix};
 
@@ -112,8 +115,13 @@ impl<'a> Body<'a> {
 
 /// Sets [`Finding::edits`] on every deletion finding that a `reserved` statement fixes.
 /// `findings` are those still reported (ignored ones already removed), with paths as in the
-/// schemas.
-pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
+/// schemas; `edit_path` names each edited file as the user sees it.
+pub fn attach_edits(
+    old: &Schema,
+    new: &Schema,
+    findings: &mut [Finding],
+    edit_path: &dyn Fn(&str) -> String,
+) {
     let mut by_element: BTreeMap<(&str, Span), Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if let (true, Some(loc)) = (is_fixable(f.rule), &f.location) {
@@ -126,7 +134,13 @@ pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
         return;
     }
     let ctx = Ctx::new(old, new);
-    let mut planned: Vec<(Vec<usize>, Vec<crate::compare::Edit>)> = Vec::new();
+    let mut planned: Vec<(Vec<usize>, Arc<[Edit]>)> = Vec::new();
+    let shared = |mut edits: Vec<Edit>| -> Arc<[Edit]> {
+        for edit in &mut edits {
+            edit.path = edit_path(&edit.path);
+        }
+        edits.into()
+    };
     for pair in ctx.message_pairs() {
         let (new_msg, file) = (pair.new.item, pair.new.file);
         let Some(indices) = by_element.get(&(file.path.as_str(), new_msg.span)) else {
@@ -136,7 +150,7 @@ pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
             Reported::from_rules(indices.iter().map(|&i| findings[i].rule), &FIELD_RULES);
         let wanted = deleted_fields(pair.old.item, new_msg, &reported);
         let edits = reserve::edits(file, &Body::of_message(new_msg), &wanted);
-        planned.push((indices.clone(), edits));
+        planned.push((indices.clone(), shared(edits)));
     }
     for pair in ctx.enum_pairs() {
         let (new_enum, file) = (pair.new.item, pair.new.file);
@@ -147,7 +161,7 @@ pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
             Reported::from_rules(indices.iter().map(|&i| findings[i].rule), &ENUM_VALUE_RULES);
         let wanted = deleted_values(pair.old.item, new_enum, &reported);
         let edits = reserve::edits(file, &Body::of_enum(new_enum), &wanted);
-        planned.push((indices.clone(), edits));
+        planned.push((indices.clone(), shared(edits)));
     }
     for (indices, edits) in planned {
         for i in indices {
@@ -159,18 +173,10 @@ pub fn attach_edits(old: &Schema, new: &Schema, findings: &mut [Finding]) {
             // Only the family that matches the element kind: a message and an enum never
             // share a span, but a rule of the other family must not borrow these edits.
             if family.iter().any(|r| *r == findings[i].rule) {
-                findings[i].edits = edits.clone();
+                findings[i].edits = Arc::clone(&edits);
             }
         }
     }
-}
-
-fn number_reserved(number: i64, ranges: &[ReservedRange]) -> bool {
-    ranges.iter().any(|r| r.start <= number && number <= r.end)
-}
-
-fn name_reserved(name: &str, names: &[ReservedName]) -> bool {
-    names.iter().any(|n| n.name == name)
 }
 
 /// The numbers and names of reported deleted fields that the new message does not reserve
@@ -178,19 +184,23 @@ fn name_reserved(name: &str, names: &[ReservedName]) -> bool {
 /// reserved (protoc would reject the file), so it is left out.
 fn deleted_fields(old: &Message, new: &Message, reported: &Reported) -> Wanted {
     let mut wanted = Wanted::default();
+    let numbers: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
+    let names: HashSet<&str> = new.fields.iter().map(|f| f.name.as_str()).collect();
+    let reserved = Reservations::of_message(new);
+    let extensions = NumberSet::of(&new.extension_ranges);
     for field in &old.fields {
-        if new.fields.iter().any(|f| f.number == field.number) {
+        if numbers.contains(&field.number) {
             continue;
         }
-        let has_number = number_reserved(field.number, &new.reserved_ranges);
-        let has_name = name_reserved(&field.name, &new.reserved_names);
+        let has_number = reserved.number(field.number);
+        let has_name = reserved.name(&field.name);
         if !reported.covers(has_number, has_name) {
             continue;
         }
-        if !has_number && !number_reserved(field.number, &new.extension_ranges) {
+        if !has_number && !extensions.contains(field.number) {
             wanted.numbers.insert(field.number);
         }
-        if !has_name && !new.fields.iter().any(|f| f.name == field.name) {
+        if !has_name && !names.contains(field.name.as_str()) {
             wanted.names.insert(field.name.clone());
         }
     }
@@ -205,12 +215,15 @@ fn deleted_values(old: &Enum, new: &Enum, reported: &Reported) -> Wanted {
         by_number.entry(v.number).or_default().push(&v.name);
     }
     let mut wanted = Wanted::default();
+    let numbers: HashSet<i64> = new.values.iter().map(|v| v.number).collect();
+    let in_use: HashSet<&str> = new.values.iter().map(|v| v.name.as_str()).collect();
+    let reserved = Reservations::of_enum(new);
     for (number, names) in by_number {
-        if new.values.iter().any(|v| v.number == number) {
+        if numbers.contains(&number) {
             continue;
         }
-        let has_number = number_reserved(number, &new.reserved_ranges);
-        let has_names = names.iter().all(|n| name_reserved(n, &new.reserved_names));
+        let has_number = reserved.number(number);
+        let has_names = names.iter().all(|n| reserved.name(n));
         if !reported.covers(has_number, has_names) {
             continue;
         }
@@ -218,8 +231,7 @@ fn deleted_values(old: &Enum, new: &Enum, reported: &Reported) -> Wanted {
             wanted.numbers.insert(number);
         }
         for name in names {
-            let free = !name_reserved(name, &new.reserved_names)
-                && !new.values.iter().any(|v| v.name == name);
+            let free = !reserved.name(name) && !in_use.contains(name);
             if free {
                 wanted.names.insert(name.to_string());
             }

@@ -23,7 +23,7 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
     let name_stmt = first_statement(text, &file.comments, name_items);
     let mut edits = Vec::new();
     // (statement, before the existing statement of the other kind / after it)
-    let mut new_statement: Vec<(String, Placement)> = Vec::new();
+    let mut new_statement: Vec<(Vec<String>, Placement)> = Vec::new();
 
     let numbers: Vec<(i64, String)> = consecutive_runs(&wanted.numbers)
         .into_iter()
@@ -33,7 +33,7 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
         match &number_stmt {
             Some(stmt) => edits.extend(merge_into(&file.path, stmt, numbers)),
             // Numbers go before names, as protoc's own output orders them.
-            None => new_statement.push((statement(numbers), Placement::BeforeOther)),
+            None => new_statement.push((statements(numbers), Placement::BeforeOther)),
         }
     }
 
@@ -51,14 +51,14 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
             .collect();
         match &name_stmt {
             Some(stmt) => edits.extend(merge_into(&file.path, stmt, names)),
-            None => new_statement.push((statement(names), Placement::AfterOther)),
+            None => new_statement.push((statements(names), Placement::AfterOther)),
         }
     }
 
     match new_statement.as_slice() {
         [] => {}
         // One kind is new and the other kind exists: keep the `reserved` lines together.
-        [(stmt, placement)] => {
+        [(stmts, placement)] => {
             let beside = match placement {
                 Placement::BeforeOther => name_stmt
                     .as_ref()
@@ -73,14 +73,17 @@ pub(crate) fn edits(file: &File, body: &Body, wanted: &Wanted) -> Vec<Edit> {
                 Some((offset, indent)) => Some(Edit {
                     path: file.path.clone(),
                     span: Span::new(offset, offset),
-                    replacement: format!("{indent}{stmt}{}", eol(text)),
+                    replacement: stmts
+                        .iter()
+                        .map(|s| format!("{indent}{s}{}", eol(text)))
+                        .collect(),
                 }),
-                None => insert_at_top(file, body, std::slice::from_ref(stmt)),
+                None => insert_at_top(file, body, stmts),
             };
             edits.extend(edit);
         }
         several => {
-            let stmts: Vec<String> = several.iter().map(|(s, _)| s.clone()).collect();
+            let stmts: Vec<String> = several.iter().flat_map(|(s, _)| s.clone()).collect();
             edits.extend(insert_at_top(file, body, &stmts));
         }
     }
@@ -155,9 +158,32 @@ fn name_text(syntax: &Syntax, name: &str, quote: char) -> String {
     }
 }
 
-fn statement<K>(items: Vec<(K, String)>) -> String {
-    let list: Vec<String> = items.into_iter().map(|(_, t)| t).collect();
-    format!("reserved {};", list.join(", "))
+/// Columns a new `reserved` statement may take (indentation not counted) before the rest of
+/// its items go to another statement: deleting thousands of fields must not write one line
+/// of half a megabyte.
+const STATEMENT_WIDTH: usize = 96;
+
+/// `reserved a, b, c;`, as several statements when one would be wider than
+/// [`STATEMENT_WIDTH`].
+fn statements<K>(items: Vec<(K, String)>) -> Vec<String> {
+    const OPEN: &str = "reserved ";
+    let mut out = Vec::new();
+    let mut list = String::new();
+    for (_, item) in items {
+        let width = OPEN.len() + list.len() + ", ".len() + item.len() + ";".len();
+        if !list.is_empty() && width > STATEMENT_WIDTH {
+            out.push(format!("{OPEN}{list};"));
+            list.clear();
+        }
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(&item);
+    }
+    if !list.is_empty() {
+        out.push(format!("{OPEN}{list};"));
+    }
+    out
 }
 
 /// The items of the first `reserved` statement among `items` (source order): consecutive

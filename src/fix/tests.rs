@@ -16,8 +16,8 @@ fn fixed_with(rule_ids: &[&str], old: &str, new: &str) -> String {
         .map(|id| rules::find(id).expect("known rule"))
         .collect();
     let mut findings = crate::compare::run(&old_schema, &new_schema, &selected);
-    attach_edits(&old_schema, &new_schema, &mut findings);
-    let edits: Vec<&crate::compare::Edit> = findings.iter().flat_map(|f| &f.edits).collect();
+    attach_edits(&old_schema, &new_schema, &mut findings, &str::to_string);
+    let edits: Vec<&crate::compare::Edit> = findings.iter().flat_map(|f| f.edits.iter()).collect();
     apply_edits(new, &edits).expect("edits apply")
 }
 
@@ -167,4 +167,32 @@ fn overlapping_edits_are_refused() {
     assert_eq!(apply_edits("abcdef", &[&a, &c]).as_deref(), Ok("axdef"));
     let (i, j) = (edit(2, 2, "1"), edit(2, 2, "2"));
     assert!(apply_edits("abcdef", &[&i, &j]).is_err());
+}
+
+#[test]
+fn long_lists_wrap_into_several_statements() {
+    let fields: String = (1..=40)
+        .map(|n| format!("  int32 field_{n} = {};\n", n * 2))
+        .collect();
+    let old = p3(&format!("message M {{\n{fields}  string id = 100;\n}}\n"));
+    let new = p3("message M {\n  string id = 100;\n}\n");
+    let out = fixed(&old, &new);
+    let reserved: Vec<&str> = out.lines().filter(|l| l.contains("reserved")).collect();
+    assert!(reserved.len() > 2, "{out}");
+    for line in &reserved {
+        assert!(line.len() <= 2 + 96, "{line}");
+        assert!(
+            line.starts_with("  reserved ") && line.ends_with(';'),
+            "{line}"
+        );
+    }
+    let numbers: Vec<String> = (1..=40).map(|n| (n * 2).to_string()).collect();
+    let listed: Vec<&str> = reserved
+        .iter()
+        .filter(|l| !l.contains('"'))
+        .flat_map(|l| l["  reserved ".len()..l.len() - 1].split(", "))
+        .collect();
+    assert_eq!(listed, numbers);
+    // Still one fix: a second run has nothing left to reserve.
+    assert_eq!(fixed(&old, &out), out);
 }

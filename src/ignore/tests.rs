@@ -18,7 +18,8 @@ fn finding_at(schema: &Schema, rule: &'static str, at: &str) -> Finding {
         previous: None,
         message: String::new(),
         help: None,
-        edits: Vec::new(),
+        edits: Default::default(),
+        focus: None,
         group: None,
     }
 }

@@ -11,6 +11,7 @@ mod build;
 mod features;
 mod lower;
 mod position;
+pub mod ranges;
 mod symbols;
 mod validate;
 mod wkt;

@@ -4,11 +4,12 @@
 //! `allow_alias`, and the zero first value of open enums. A schema failing them would make
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use super::ranges::NumberSet;
 use super::{
-    Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options, Span,
-    Syntax,
+    Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options,
+    ReservedName, Span, Syntax,
 };
 
 /// Largest field number.
@@ -171,6 +172,9 @@ fn check_number(number: i64, span: Span, name: &str, errors: &mut Vec<(Span, Str
 
 fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
     let mut numbers: HashMap<i64, &str> = HashMap::new();
+    let reserved = NumberSet::of(&message.reserved_ranges);
+    let extensions = NumberSet::of(&message.extension_ranges);
+    let reserved_names = names(&message.reserved_names);
     for field in &message.fields {
         check_number(field.number, field.number_span, &field.name, errors);
         if let Some(other) = numbers.insert(field.number, &field.name) {
@@ -182,11 +186,14 @@ fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
                 ),
             ));
         }
-        if let Some(range) = message
-            .reserved_ranges
-            .iter()
-            .find(|r| (r.start..=r.end).contains(&field.number))
-        {
+        // The set answers fast; the message names the first range that covers the number.
+        let covering = || {
+            message
+                .reserved_ranges
+                .iter()
+                .find(|r| (r.start..=r.end).contains(&field.number))
+        };
+        if let Some(range) = reserved.contains(field.number).then(covering).flatten() {
             errors.push((
                 field.number_span,
                 format!(
@@ -195,11 +202,7 @@ fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
                 ),
             ));
         }
-        if message
-            .extension_ranges
-            .iter()
-            .any(|r| (r.start..=r.end).contains(&field.number))
-        {
+        if extensions.contains(field.number) {
             errors.push((
                 field.number_span,
                 format!(
@@ -208,7 +211,7 @@ fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
                 ),
             ));
         }
-        if message.reserved_names.iter().any(|r| r.name == field.name) {
+        if reserved_names.contains(field.name.as_str()) {
             errors.push((
                 field.name_span,
                 format!("field name `{}` is reserved", field.name),
@@ -232,6 +235,8 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
     check_enum_json_names(enumeration, errors);
     let allow_alias = enumeration.options.bool("allow_alias") == Some(true);
     let mut numbers: HashMap<i64, &str> = HashMap::new();
+    let reserved = NumberSet::of(&enumeration.reserved_ranges);
+    let reserved_names = names(&enumeration.reserved_names);
     for value in &enumeration.values {
         if let Some(other) = numbers.insert(value.number, &value.name) {
             if !allow_alias {
@@ -244,11 +249,7 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
                 ));
             }
         }
-        if enumeration
-            .reserved_ranges
-            .iter()
-            .any(|r| (r.start..=r.end).contains(&value.number))
-        {
+        if reserved.contains(value.number) {
             errors.push((
                 value.number_span,
                 format!(
@@ -257,17 +258,17 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
                 ),
             ));
         }
-        if enumeration
-            .reserved_names
-            .iter()
-            .any(|r| r.name == value.name)
-        {
+        if reserved_names.contains(value.name.as_str()) {
             errors.push((
                 value.name_span,
                 format!("enum value name `{}` is reserved", value.name),
             ));
         }
     }
+}
+
+fn names(reserved: &[ReservedName]) -> HashSet<&str> {
+    reserved.iter().map(|r| r.name.as_str()).collect()
 }
 
 fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {

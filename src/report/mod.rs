@@ -9,15 +9,16 @@ mod markdown;
 mod msvs;
 mod sarif;
 mod short;
+mod snippet;
 mod text;
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::compare::{Finding, Group, Location};
 use crate::ignore::Ignored;
 use crate::rules::{self, Severity};
+pub use snippet::SourceText;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -64,8 +65,8 @@ impl Format {
 pub struct Sources {
     pub old_label: String,
     pub new_label: String,
-    pub old: HashMap<String, Arc<str>>,
-    pub new: HashMap<String, Arc<str>>,
+    pub old: HashMap<String, SourceText>,
+    pub new: HashMap<String, SourceText>,
 }
 
 /// Facts about the check shown in the text summary.

@@ -8,15 +8,16 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
 
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
     ThemeCharacters, ThemeStyles,
 };
 
+use super::snippet::IndexedText;
 use super::{categories, counts, severity, Context, Style};
 use crate::compare::{Finding, Group, Location};
+use crate::model::Span;
 use crate::rules::Severity;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
@@ -72,7 +73,7 @@ struct Part {
     message: String,
     code: Option<String>,
     severity: miette::Severity,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<NamedSource<IndexedText>>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     related: Vec<Part>,
@@ -150,7 +151,7 @@ fn render_finding(
             ctx,
             Side::Old,
             f.previous.as_ref(),
-            deleted_field(&f.message),
+            f.focus,
             f.message.clone(),
             deleted_label(ctx),
         );
@@ -379,13 +380,14 @@ fn part_at(
     part_focused(ctx, side, loc, None, message, label)
 }
 
-/// [`part_at`], underlining the field a deletion finding names when it can be found inside
-/// the location (buf points deleted fields at their message; the reader wants the field).
+/// [`part_at`], underlining `focus` (the deleted field) rather than the whole location when
+/// the finding has one (buf points deleted fields at their message; the reader wants the
+/// field).
 fn part_focused(
     ctx: &Context,
     side: Side,
     loc: Option<&Location>,
-    deleted_field: Option<(&str, &str)>,
+    focus: Option<Span>,
     message: String,
     label: String,
 ) -> Part {
@@ -425,24 +427,31 @@ fn part_focused(
         Some(rev) => format!("{path} @ {rev}"),
         None => path,
     };
-    let focus = deleted_field.and_then(|(number, name)| field_line(text, loc, number, name));
-    let span = focus.unwrap_or_else(|| shown_span(text, loc));
+    let span = match focus {
+        Some(focus) => shown_span(text.text(), focus.start as usize, focus.end as usize),
+        None => location_span(text.text(), loc),
+    };
     part.labels.push(LabeledSpan::new_primary_with_span(
         Some(label),
         span.0..span.1,
     ));
-    part.source = Some(NamedSource::new(name, text.clone()));
+    part.source = Some(NamedSource::new(name, text.indexed()));
     part
 }
 
 /// The byte range to underline: the finding's span, cut to its first line so a finding on
 /// a 200-line message shows one line, not the whole message. A location without a span (a
 /// whole file) underlines the file's first non-blank line.
-fn shown_span(text: &str, loc: &Location) -> (usize, usize) {
+fn location_span(text: &str, loc: &Location) -> (usize, usize) {
     let (start, end) = match loc.span {
         Some(s) => (s.start as usize, s.end as usize),
         None => first_line(text),
     };
+    shown_span(text, start, end)
+}
+
+/// `start..end` cut to its first line and trimmed.
+fn shown_span(text: &str, start: usize, end: usize) -> (usize, usize) {
     let start = start.min(text.len());
     let end = end.clamp(start, text.len());
     let end = text[start..end]
@@ -452,39 +461,6 @@ fn shown_span(text: &str, loc: &Location) -> (usize, usize) {
     // Trim trailing whitespace of a cut span (`message Foo {` rather than `message Foo {  `).
     let trimmed = text[start..end].trim_end().len();
     (start, start + trimmed.max(if end > start { 1 } else { 0 }))
-}
-
-/// `("5", "discount")` from `Previously present field "5" with name "discount" ...`.
-fn deleted_field(message: &str) -> Option<(&str, &str)> {
-    let rest = message.strip_prefix("Previously present field \"")?;
-    let (number, rest) = rest.split_once('"')?;
-    let rest = rest.strip_prefix(" with name \"")?;
-    let (name, _) = rest.split_once('"')?;
-    Some((number, name))
-}
-
-/// The line declaring field `name = number` inside the location's span, trimmed.
-fn field_line(text: &str, loc: &Location, number: &str, name: &str) -> Option<(usize, usize)> {
-    let span = loc.span?;
-    let (start, end) = (span.start as usize, (span.end as usize).min(text.len()));
-    let block = text.get(start..end)?;
-    let mut offset = start;
-    for line in block.split_inclusive('\n') {
-        let code = line.split("//").next().unwrap_or(line);
-        let declares = code.split_once('=').is_some_and(|(lhs, rhs)| {
-            lhs.split_whitespace().last() == Some(name)
-                && rhs
-                    .trim_start()
-                    .strip_prefix(number)
-                    .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_digit()))
-        });
-        if declares {
-            let lead = line.len() - line.trim_start().len();
-            return Some((offset + lead, offset + line.trim_end().len()));
-        }
-        offset += line.len();
-    }
-    None
 }
 
 fn first_line(text: &str) -> (usize, usize) {

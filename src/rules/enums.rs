@@ -1,12 +1,12 @@
 //! Rules about enums and enum values.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::message::report_json_format_loss;
 use super::util::{
-    collapse_ranges, enums_by_nested_name, missing_ranges, name_reserved, number_reserved, quote,
-    quote_list, range_string, report_deleted_from_file, reserved_name_literal,
-    reserved_numbers_literal, ENUM_MAX,
+    collapse_ranges, enums_by_nested_name, missing_ranges, quote, quote_list, range_string,
+    report_deleted_from_file, report_deleted_reserved_names, reserved_name_literal,
+    reserved_numbers_literal, Reservations, ENUM_MAX,
 };
 use crate::compare::{Ctx, Pair, Sink};
 use crate::model::{Enum, EnumType, EnumValue, Span};
@@ -93,6 +93,11 @@ fn check_enum_value_deletions(ctx: &Ctx, out: &mut Sink, unless: Unless) {
     for pair in ctx.enum_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
         let new_numbers = values_by_number(new);
+        let reserved = Reservations::of_enum(new);
+        let mut first_span: HashMap<i64, Span> = HashMap::new();
+        for v in &old.values {
+            first_span.entry(v.number).or_insert(v.span);
+        }
         for (number, names) in values_by_number(old) {
             if new_numbers.contains_key(&number) {
                 continue;
@@ -100,8 +105,8 @@ fn check_enum_value_deletions(ctx: &Ctx, out: &mut Sink, unless: Unless) {
             let names: Vec<&str> = names.into_iter().collect();
             let allowed = match unless {
                 Unless::Never => false,
-                Unless::NumberReserved => number_reserved(number, &new.reserved_ranges),
-                Unless::NameReserved => names.iter().all(|n| name_reserved(n, &new.reserved_names)),
+                Unless::NumberReserved => reserved.number(number),
+                Unless::NameReserved => names.iter().all(|n| reserved.name(n)),
             };
             if allowed {
                 continue;
@@ -115,11 +120,7 @@ fn check_enum_value_deletions(ctx: &Ctx, out: &mut Sink, unless: Unless) {
                     quote_list(&names)
                 ),
             };
-            let previous = old
-                .values
-                .iter()
-                .find(|v| v.number == number)
-                .map_or(old.span, |v| v.span);
+            let previous = first_span.get(&number).copied().unwrap_or(old.span);
             out.add(
                 ctx.new_loc(pair.new.file, Some(new.span)),
                 ctx.old_loc(pair.old.file, Some(previous)),
@@ -237,29 +238,8 @@ pub fn reserved_enum_no_delete(ctx: &Ctx, out: &mut Sink) {
                 new.name
             ));
         }
-        let names: BTreeMap<&str, Span> = old
-            .reserved_names
-            .iter()
-            .map(|n| (&*n.name, n.span))
-            .collect();
-        for (name, old_span) in names {
-            if name_reserved(name, &new.reserved_names) {
-                continue;
-            }
-            out.add(
-                ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old_span)),
-                format!(
-                    "Previously present reserved name {} on enum {} was deleted.",
-                    quote(name),
-                    quote(&new.name)
-                ),
-            )
-            .help = Some(format!(
-                "restore `reserved {};` in enum {}",
-                reserved_name_literal(&pair.new.file.syntax, name),
-                new.name
-            ));
-        }
+        report_deleted_reserved_names(ctx, out, pair, "enum", |e| {
+            (&e.reserved_names, &e.name, e.span)
+        });
     }
 }

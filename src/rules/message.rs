@@ -1,11 +1,11 @@
 //! Rules about messages: deletion, oneofs, reserved and extension ranges, required fields,
 //! JSON format and the descriptor accessor option.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashSet};
 
 use super::util::{
     collapse_ranges, message_max, messages_by_nested_name, missing_ranges, quote, range_string,
-    report_deleted_from_file, reserved_name_literal, reserved_numbers_literal, NumRange,
+    report_deleted_from_file, report_deleted_reserved_names, reserved_numbers_literal, NumRange,
 };
 use crate::compare::{Ctx, InFile, Pair, Sink};
 use crate::model::{Features, File, JsonFormat, Label, Message, ReservedRange, Span, Syntax};
@@ -21,8 +21,9 @@ pub fn message_no_delete(ctx: &Ctx, out: &mut Sink) {
 pub fn oneof_no_delete(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.message_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
+        let kept: HashSet<&str> = new.oneofs.iter().map(|o| o.name.as_str()).collect();
         for oneof in old.oneofs.iter().filter(|o| !o.synthetic) {
-            if new.oneofs.iter().any(|o| o.name == oneof.name) {
+            if kept.contains(oneof.name.as_str()) {
                 continue;
             }
             out.add(
@@ -204,31 +205,9 @@ pub fn reserved_message_no_delete(ctx: &Ctx, out: &mut Sink) {
             &pair.old.item.reserved_ranges,
             &pair.new.item.reserved_ranges,
         );
-        let (new, old) = (pair.new.item, pair.old.item);
-        let names: BTreeMap<&str, Span> = old
-            .reserved_names
-            .iter()
-            .map(|n| (&*n.name, n.span))
-            .collect();
-        for (name, old_span) in names {
-            if new.reserved_names.iter().any(|n| n.name == name) {
-                continue;
-            }
-            out.add(
-                ctx.new_loc(pair.new.file, Some(new.span)),
-                ctx.old_loc(pair.old.file, Some(old_span)),
-                format!(
-                    "Previously present reserved name {} on message {} was deleted.",
-                    quote(name),
-                    quote(&new.name)
-                ),
-            )
-            .help = Some(format!(
-                "restore `reserved {};` in message {}",
-                reserved_name_literal(&pair.new.file.syntax, name),
-                new.name
-            ));
-        }
+        report_deleted_reserved_names(ctx, out, pair, "message", |m| {
+            (&m.reserved_names, &m.name, m.span)
+        });
     }
 }
 

@@ -1,5 +1,7 @@
 //! Rules about services and RPCs.
 
+use std::collections::HashSet;
+
 use super::util::quote;
 use crate::compare::{Ctx, MethodPair, Sink};
 
@@ -7,8 +9,9 @@ use crate::compare::{Ctx, MethodPair, Sink};
 /// file, as the service has no place left in it.
 pub fn service_no_delete(ctx: &Ctx, out: &mut Sink) {
     for (new, old) in ctx.file_pairs() {
+        let kept: HashSet<&str> = new.services.iter().map(|s| s.name.as_str()).collect();
         for service in &old.services {
-            if new.services.iter().any(|s| s.name == service.name) {
+            if kept.contains(service.name.as_str()) {
                 continue;
             }
             out.add(
@@ -32,8 +35,9 @@ pub fn service_no_delete(ctx: &Ctx, out: &mut Sink) {
 pub fn rpc_no_delete(ctx: &Ctx, out: &mut Sink) {
     for pair in ctx.service_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
+        let kept: HashSet<&str> = new.methods.iter().map(|m| m.name.as_str()).collect();
         for method in &old.methods {
-            if new.methods.iter().any(|m| m.name == method.name) {
+            if kept.contains(method.name.as_str()) {
                 continue;
             }
             out.add(

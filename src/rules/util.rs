@@ -1,10 +1,11 @@
 //! Small helpers shared by rule handlers: names relative to the package, where a deleted
 //! element is reported, reserved numbers and names, range coverage, and buf-style quoting.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::compare::{Ctx, Location, Sink};
+use crate::compare::{Ctx, Location, Pair, Sink};
+pub use crate::model::ranges::{collapse_ranges, NumRange, NumberSet};
 use crate::model::{Enum, Field, File, Message, ReservedName, ReservedRange, Span, Syntax};
 
 /// The highest field number of a message (`max` in a message range).
@@ -157,14 +158,69 @@ pub fn report_deleted_from_file<T>(
     }
 }
 
-/// Whether `number` lies in one of the reserved ranges (ends inclusive).
-pub fn number_reserved(number: i64, ranges: &[ReservedRange]) -> bool {
-    ranges.iter().any(|r| r.start <= number && number <= r.end)
+/// The reserved numbers and names of one message or enum, for membership tests that stay
+/// fast when a message reserves (or deletes) tens of thousands of them.
+pub struct Reservations<'a> {
+    numbers: NumberSet,
+    names: HashSet<&'a str>,
 }
 
-/// Whether `name` is one of the reserved names.
-pub fn name_reserved(name: &str, names: &[ReservedName]) -> bool {
-    names.iter().any(|r| r.name == name)
+impl<'a> Reservations<'a> {
+    pub fn new(ranges: &[ReservedRange], names: &'a [ReservedName]) -> Self {
+        Reservations {
+            numbers: NumberSet::of(ranges),
+            names: names.iter().map(|n| n.name.as_str()).collect(),
+        }
+    }
+
+    pub fn of_message(m: &'a Message) -> Self {
+        Self::new(&m.reserved_ranges, &m.reserved_names)
+    }
+
+    pub fn of_enum(e: &'a Enum) -> Self {
+        Self::new(&e.reserved_ranges, &e.reserved_names)
+    }
+
+    pub fn number(&self, number: i64) -> bool {
+        self.numbers.contains(number)
+    }
+
+    pub fn name(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+}
+
+/// RESERVED_MESSAGE_NO_DELETE and RESERVED_ENUM_NO_DELETE: each reserved name of the old
+/// element that the new one no longer reserves. `kind` is "message" or "enum".
+pub fn report_deleted_reserved_names<T>(
+    ctx: &Ctx,
+    out: &mut Sink,
+    pair: &Pair<T>,
+    kind: &str,
+    parts: impl Fn(&T) -> (&[ReservedName], &str, Span),
+) {
+    let (old_names, _, _) = parts(pair.old.item);
+    let (new_names, new_name, new_span) = parts(pair.new.item);
+    let still: HashSet<&str> = new_names.iter().map(|n| n.name.as_str()).collect();
+    let names: BTreeMap<&str, Span> = old_names.iter().map(|n| (&*n.name, n.span)).collect();
+    for (name, old_span) in names {
+        if still.contains(name) {
+            continue;
+        }
+        out.add(
+            ctx.new_loc(pair.new.file, Some(new_span)),
+            ctx.old_loc(pair.old.file, Some(old_span)),
+            format!(
+                "Previously present reserved name {} on {kind} {} was deleted.",
+                quote(name),
+                quote(new_name)
+            ),
+        )
+        .help = Some(format!(
+            "restore `reserved {};` in {kind} {new_name}",
+            reserved_name_literal(&pair.new.file.syntax, name),
+        ));
+    }
 }
 
 /// How to write `reserved` for names in a file of this syntax: editions use identifiers,
@@ -174,23 +230,6 @@ pub fn reserved_name_literal(syntax: &Syntax, name: &str) -> String {
         Syntax::Editions(_) => name.to_string(),
         _ => quote(name),
     }
-}
-
-/// An inclusive number range.
-pub type NumRange = (i64, i64);
-
-/// Sorts ranges and merges overlapping or adjacent ones.
-pub fn collapse_ranges(ranges: impl IntoIterator<Item = NumRange>) -> Vec<NumRange> {
-    let mut sorted: Vec<NumRange> = ranges.into_iter().collect();
-    sorted.sort();
-    let mut out: Vec<NumRange> = Vec::with_capacity(sorted.len());
-    for (start, end) in sorted {
-        match out.last_mut() {
-            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
-            _ => out.push((start, end)),
-        }
-    }
-    out
 }
 
 /// The parts of `[start, end]` not covered by `collapsed` (the output of [`collapse_ranges`]).

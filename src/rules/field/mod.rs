@@ -12,6 +12,9 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashSet;
+
+use super::util::Reservations;
 use crate::compare::{Ctx, FieldIn, Sink};
 use crate::model::{
     CppStringType, Field, FieldType, File, JavaUtf8Validation, Message, OptionValue, Span, Syntax,
@@ -84,20 +87,16 @@ enum Allowance {
 fn check_deleted_fields(ctx: &Ctx, out: &mut Sink, allowance: Allowance) {
     for pair in ctx.message_pairs() {
         let (new_msg, old_msg) = (pair.new.item, pair.old.item);
+        let kept: HashSet<i64> = new_msg.fields.iter().map(|f| f.number).collect();
+        let reserved = Reservations::of_message(new_msg);
         for old_field in &old_msg.fields {
-            if new_msg.fields.iter().any(|f| f.number == old_field.number) {
+            if kept.contains(&old_field.number) {
                 continue;
             }
             let allowed = match allowance {
                 Allowance::None => false,
-                Allowance::NameReserved => new_msg
-                    .reserved_names
-                    .iter()
-                    .any(|r| r.name == old_field.name),
-                Allowance::NumberReserved => new_msg
-                    .reserved_ranges
-                    .iter()
-                    .any(|r| r.start <= old_field.number && old_field.number <= r.end),
+                Allowance::NameReserved => reserved.name(&old_field.name),
+                Allowance::NumberReserved => reserved.number(old_field.number),
             };
             if allowed {
                 continue;
@@ -133,7 +132,9 @@ fn check_deleted_fields(ctx: &Ctx, out: &mut Sink, allowance: Allowance) {
                 Some(message_span(&ctx.old_index, old_msg)),
             );
             let help = deletion_help(pair.new.file, new_msg, old_field, allowance);
-            out.add(Some(new_loc), Some(old_loc), message).help = Some(help);
+            let finding = out.add(Some(new_loc), Some(old_loc), message);
+            finding.help = Some(help);
+            finding.focus = Some(old_field.span);
         }
     }
 }
