@@ -8,7 +8,7 @@ use miette::{miette, Report};
 use rayon::prelude::*;
 
 use crate::compare::{self, Finding, Group, Location};
-use crate::config::{is_unstable_package, Config, Kind, Layout, Selection};
+use crate::config::{self, is_unstable_package, Config, Kind, Layout, Selection};
 use crate::ignore::Ignored;
 use crate::model::{self, Schema, SourceFile};
 use crate::report::{SourceText, Sources, Stats};
@@ -101,18 +101,19 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         Some(path) => Some(Config::from_path(path)?),
         None => None,
     };
+    let mut warnings: Vec<Report> = Vec::new();
+    let (new_buf, old_buf) = side_buf_configs(&explicit, &new, &old, &mut warnings)?;
     let config = match &explicit {
         Some(c) => c.clone(),
-        None => side_config(&*new.root)?,
+        None => side_config(&*new.root, &new_buf)?,
     };
-    let new_layout = layout_of(&explicit, &*new.root)?;
-    let old_layout = layout_of(&explicit, &*old.root)?;
+    let new_layout = layout_of(&explicit, &new_buf);
+    let old_layout = layout_of(&explicit, &old_buf);
 
     let mut selections = Vec::new();
     for module in &new_layout.modules {
-        selections.push(config.select_with(config.breaking_for(module))?);
+        selections.push(config.select_for(module)?);
     }
-    let mut warnings: Vec<Report> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for warning in selections.iter().flat_map(|s| &s.warnings) {
         if seen.insert(warning.clone()) {
@@ -373,31 +374,41 @@ fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Erro
     }
 }
 
-/// The configuration found at a side's ROOT: `protocompat.toml`, else `buf.yaml`, else
-/// buf's defaults.
-fn side_config(root: &dyn Tree) -> Result<Config, Report> {
+/// Each side's buf configuration (buf.yaml, buf.mod or a buf.work.yaml workspace), read
+/// from that side as buf reads each input's own. Not read when `--config` gives a buf.yaml,
+/// which replaces both.
+fn side_buf_configs(
+    explicit: &Option<Config>,
+    new: &Side,
+    old: &Side,
+    warnings: &mut Vec<Report>,
+) -> Result<(Option<Config>, Option<Config>), Error> {
+    if explicit.as_ref().is_some_and(|c| c.kind == Kind::BufYaml) {
+        return Ok((None, None));
+    }
+    both(
+        config::buf_config_at(&*new.root, warnings),
+        // The old side's notes (an unread buf.yml) are about a revision nobody edits now.
+        config::buf_config_at(&*old.root, &mut Vec::new()),
+    )
+}
+
+/// The rules of the check: `protocompat.toml` at the new side's ROOT, else its buf
+/// configuration, else buf's defaults.
+fn side_config(root: &dyn Tree, buf: &Option<Config>) -> Result<Config, Report> {
     if let Some(text) = root.read("protocompat.toml")? {
         return Config::from_toml(&text, &format!("protocompat.toml @ {}", root.label()));
     }
-    if let Some(text) = root.read("buf.yaml")? {
-        return Config::from_buf_yaml(&text, &format!("buf.yaml @ {}", root.label()));
-    }
-    Ok(Config::default())
+    Ok(buf.clone().unwrap_or_default())
 }
 
 /// Which directories hold a side's files: an explicit buf.yaml given with `--config`, else
-/// the side's own buf.yaml.
-fn layout_of(explicit: &Option<Config>, root: &dyn Tree) -> Result<Layout, Report> {
-    if let Some(config) = explicit {
-        if config.kind == Kind::BufYaml {
-            return Ok(config.layout.clone());
-        }
-    }
-    match root.read("buf.yaml")? {
-        Some(text) => {
-            Ok(Config::from_buf_yaml(&text, &format!("buf.yaml @ {}", root.label()))?.layout)
-        }
-        None => Ok(Layout::default()),
+/// the side's own buf configuration.
+fn layout_of(explicit: &Option<Config>, buf: &Option<Config>) -> Layout {
+    match (explicit, buf) {
+        (Some(config), _) if config.kind == Kind::BufYaml => config.layout.clone(),
+        (_, Some(config)) => config.layout.clone(),
+        _ => Layout::default(),
     }
 }
 

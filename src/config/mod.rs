@@ -5,10 +5,13 @@
 //! `modules`) is read from each side's own `buf.yaml`, as buf builds each input with its own
 //! configuration.
 
+mod discover;
 mod select;
 mod toml_file;
+mod workspace;
 mod yaml;
 
+pub use discover::buf_config_at;
 pub use select::{is_unstable_package, Selection};
 
 use std::collections::BTreeMap;
@@ -49,6 +52,9 @@ pub struct Module {
     /// The module's breaking section (ignore paths relative to the module), when its
     /// buf.yaml gives one.
     pub breaking: Option<Breaking>,
+    /// A v1 workspace module's own configuration (its `buf.yaml`, or buf's v1 defaults): its
+    /// version and text govern rule selection and its diagnostics.
+    pub config: Option<Box<Config>>,
 }
 
 impl Default for Layout {
@@ -59,6 +65,7 @@ impl Default for Layout {
                 roots: vec![String::new()],
                 excludes: Vec::new(),
                 breaking: None,
+                config: None,
             }],
         }
     }
@@ -72,7 +79,7 @@ pub enum Kind {
     Defaults,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// What messages call this configuration: `buf.yaml`, `protocompat.toml`, a path.
     pub name: String,
@@ -137,6 +144,16 @@ impl Config {
         match (&module.breaking, self.kind) {
             (Some(breaking), Kind::BufYaml) => breaking,
             _ => &self.breaking,
+        }
+    }
+
+    /// The rules for `module`: those of its own configuration in a v1 workspace, else this
+    /// configuration's (see [`Config::breaking_for`]). A protocompat.toml applies to every
+    /// module alike.
+    pub fn select_for(&self, module: &Module) -> Result<Selection, Report> {
+        match (&module.config, self.kind) {
+            (Some(own), Kind::BufYaml) => own.select(),
+            _ => self.select_with(self.breaking_for(module)),
         }
     }
 

@@ -164,6 +164,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
                     roots,
                     excludes: file.build.excludes.iter().map(|e| normalize(e)).collect(),
                     breaking: Some(breaking.clone()),
+                    config: None,
                 }],
             };
             (breaking, layout)
@@ -219,6 +220,7 @@ fn v2_breaking_and_layout(file: FileV2) -> (Breaking, Layout) {
                 roots: vec![path],
                 excludes: module.excludes.iter().map(|e| normalize(e)).collect(),
                 breaking: Some(breaking),
+                config: None,
             }
         })
         .collect();

@@ -1,0 +1,411 @@
+//! buf v1 workspaces (`buf.work.yaml`) and buf's legacy file names (`buf.mod`, `buf.work`),
+//! end to end on directories and git revisions. The expected findings are buf 1.75.0's own
+//! (`buf breaking . --against ../old --error-format json` at the workspace root).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use support::{brief, check_fails, check_json, run, Repo};
+
+/// testdata/workspace: modules `proto` (FILE except FIELD_NO_DELETE, `acme/legacy` ignored)
+/// and `vendor` (FILE); `proto` imports `vendor`'s money.proto.
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/workspace")
+}
+
+/// What buf reports on the fixture: the deletion in `vendor` (its rules keep
+/// FIELD_NO_DELETE), not the one in `proto` (excepted there), not the change in the ignored
+/// `proto/acme/legacy`; paths relative to the workspace root.
+const FIXTURE_FINDINGS: [&str; 2] = [
+    "FIELD_NO_DELETE vendor/common/v1/money.proto:5:1-8:2",
+    "FIELD_SAME_TYPE proto/acme/v1/order.proto:10:3-10:9",
+];
+
+fn write(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
+
+/// A copy of the fixture's two sides in a temporary directory, to vary.
+fn fixture_copy() -> tempfile::TempDir {
+    let dir = support::tempdir();
+    copy_dir(&fixture(), dir.path());
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn check_new_against_old(dir: &Path) -> (i32, Vec<support::Finding>) {
+    let (code, findings, _) = check_json(&dir.join("new"), &[".", "--against", "../old"]);
+    (code, findings)
+}
+
+fn fails_new_against_old(dir: &Path) -> String {
+    check_fails(&dir.join("new"), &[".", "--against", "../old"])
+}
+
+#[test]
+fn each_module_uses_its_own_rules_and_imports_cross_modules() {
+    let (code, findings, doc) = check_json(&fixture().join("new"), &[".", "--against", "../old"]);
+    assert_eq!(code, 1);
+    assert_eq!(brief(&findings), FIXTURE_FINDINGS);
+    let previous: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["previous"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        previous,
+        ["proto/acme/v1/order.proto", "vendor/common/v1/money.proto"]
+    );
+}
+
+/// Files are paired by their path inside their module: moving a module directory (and its
+/// entry in buf.work.yaml) is not a deletion, as in buf.
+#[test]
+fn each_side_reads_its_own_workspace_file() {
+    let dir = fixture_copy();
+    let new = dir.path().join("new");
+    std::fs::rename(new.join("vendor"), new.join("third_party")).unwrap();
+    write(
+        &new,
+        "buf.work.yaml",
+        "version: v1\ndirectories:\n  - proto\n  - third_party\n",
+    );
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        [
+            "FIELD_NO_DELETE third_party/common/v1/money.proto:5:1-8:2",
+            "FIELD_SAME_TYPE proto/acme/v1/order.proto:10:3-10:9",
+        ]
+    );
+}
+
+/// HEAD~1 (the old fixture) against the working tree (the new one), both read from git.
+#[test]
+fn git_revisions_read_the_workspace_of_each_revision() {
+    let repo = Repo::new();
+    copy_dir(&fixture().join("old"), repo.path());
+    repo.commit("old");
+    write(repo.path(), "README", "unrelated\n");
+    repo.commit("unrelated");
+    copy_dir(&fixture().join("new"), repo.path());
+    let (code, findings, _) = check_json(repo.path(), &[".", "--against", "HEAD~1"]);
+    assert_eq!(code, 1);
+    assert_eq!(brief(&findings), FIXTURE_FINDINGS);
+
+    // The working tree committed, compared as a revision too.
+    repo.commit("new");
+    let (code, findings, _) = check_json(
+        repo.path(),
+        &[".", "--rev", "HEAD", "--against", "HEAD~2"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(brief(&findings), FIXTURE_FINDINGS);
+
+    // A broken workspace file in the old revision is named with that revision.
+    write(
+        repo.path(),
+        "buf.work.yaml",
+        "version: v1\ndirectories:\n  - proto\n  - missing\n",
+    );
+    repo.commit("broken workspace");
+    copy_dir(&fixture().join("new"), repo.path());
+    let err = check_fails(repo.path(), &[".", "--against", "HEAD"]);
+    assert!(
+        err.contains("buf.work.yaml @ HEAD: directory \"missing\" listed in `directories` does not exist"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_module_without_buf_yaml_uses_bufs_defaults() {
+    let dir = fixture_copy();
+    for side in ["old", "new"] {
+        std::fs::remove_file(dir.path().join(side).join("proto/buf.yaml")).unwrap();
+    }
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!(code, 1);
+    // buf's v1 defaults (FILE) keep FIELD_NO_DELETE and ignore nothing.
+    assert_eq!(
+        brief(&findings),
+        [
+            "FIELD_NO_DELETE proto/acme/v1/order.proto:7:1-11:2",
+            "FIELD_NO_DELETE vendor/common/v1/money.proto:5:1-8:2",
+            "FIELD_SAME_TYPE proto/acme/legacy/old.proto:6:3-6:8",
+            "FIELD_SAME_TYPE proto/acme/v1/order.proto:10:3-10:9",
+        ]
+    );
+}
+
+/// protocompat.toml at ROOT gives the rules of every module; buf.work.yaml still gives the
+/// modules (so imports across modules resolve and paths stay module-relative).
+#[test]
+fn protocompat_toml_rules_apply_to_every_module() {
+    let dir = fixture_copy();
+    write(
+        &dir.path().join("new"),
+        "protocompat.toml",
+        "[breaking]\nuse = [\"FIELD_SAME_TYPE\"]\n",
+    );
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        [
+            "FIELD_SAME_TYPE proto/acme/legacy/old.proto:6:3-6:8",
+            "FIELD_SAME_TYPE proto/acme/v1/order.proto:10:3-10:9",
+        ]
+    );
+}
+
+/// `--config` with a buf.yaml replaces the workspace, as buf's `--config` does: one module at
+/// ROOT, whose files are addressed from ROOT.
+#[test]
+fn config_yaml_replaces_the_workspace() {
+    let dir = fixture_copy();
+    write(dir.path(), "only-wire.yaml", "version: v1\nbreaking:\n  use: [WIRE]\n");
+    let (code, findings, _) = check_json(
+        &dir.path().join("new"),
+        &[".", "--against", "../old", "--config", "../only-wire.yaml"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        [
+            "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED proto/acme/v1/order.proto:7:1-11:2",
+            "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED vendor/common/v1/money.proto:5:1-8:2",
+            "FIELD_WIRE_COMPATIBLE_TYPE proto/acme/v1/order.proto:10:3-10:9",
+        ]
+    );
+}
+
+#[test]
+fn invalid_workspaces_are_errors_naming_file_and_revision() {
+    for (work, expected) in [
+        (
+            "version: v1\ndirectories:\n  - proto\n  - vendor\n  - nope\n",
+            "buf.work.yaml @ working tree: directory \"nope\" listed in `directories` does not exist",
+        ),
+        (
+            "version: v1\ndirectories:\n  - proto\n  - proto/acme\n",
+            "buf.work.yaml @ working tree: directory \"proto\" contains directory \"proto/acme\"",
+        ),
+        (
+            "version: v1\ndirectories:\n  - proto\n  - ./proto\n",
+            "directory \"./proto\" is listed more than once",
+        ),
+        (
+            "version: v2\ndirectories:\n  - proto\n",
+            "buf.work.yaml @ working tree: version \"v2\" is not supported for workspace files",
+        ),
+        ("directories:\n  - proto\n", "\"version\" is not set"),
+        ("version: v1\ndirectories: [proto\n", "invalid buf.work.yaml"),
+        ("version: v1\ndirectories: []\n", "`directories` is empty"),
+        ("version: v1\ndirectories: [..]\n", "outside the workspace"),
+    ] {
+        let dir = fixture_copy();
+        write(&dir.path().join("new"), "buf.work.yaml", work);
+        let err = fails_new_against_old(dir.path());
+        assert!(err.contains(expected), "{work:?}:\n{err}");
+    }
+}
+
+#[test]
+fn the_against_side_is_validated_too() {
+    let dir = fixture_copy();
+    write(
+        &dir.path().join("old"),
+        "buf.work.yaml",
+        "version: v1\ndirectories:\n  - proto\n  - vendor\n  - empty\n",
+    );
+    std::fs::create_dir_all(dir.path().join("old/empty")).unwrap();
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("buf.work.yaml @ ../old: directory \"empty\" listed in `directories` has no .proto files"),
+        "{err}"
+    );
+}
+
+#[test]
+fn workspace_and_buf_yaml_in_one_directory_is_an_error() {
+    let dir = fixture_copy();
+    write(&dir.path().join("new"), "buf.yaml", "version: v1\n");
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("buf.work.yaml and buf.yaml @ working tree: a workspace file and a buf.yaml cannot be in the same directory"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_v2_buf_yaml_inside_a_v1_workspace_is_an_error() {
+    let dir = fixture_copy();
+    write(&dir.path().join("new"), "vendor/buf.yaml", "version: v2\n");
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("vendor/buf.yaml @ working tree: version v2 in a module of the workspace buf.work.yaml @ working tree"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_rule_in_a_module_points_into_that_modules_buf_yaml() {
+    let dir = fixture_copy();
+    write(
+        &dir.path().join("new"),
+        "vendor/buf.yaml",
+        "version: v1\nbreaking:\n  use: [NOT_A_RULE]\n",
+    );
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("vendor/buf.yaml @ working tree: \"NOT_A_RULE\" is not a known rule"),
+        "{err}"
+    );
+}
+
+/// buf's legacy name of buf.work.yaml.
+#[test]
+fn buf_work_is_read_like_buf_work_yaml() {
+    let dir = fixture_copy();
+    for side in ["old", "new"] {
+        let side = dir.path().join(side);
+        std::fs::rename(side.join("buf.work.yaml"), side.join("buf.work")).unwrap();
+    }
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!(code, 1);
+    assert_eq!(brief(&findings), FIXTURE_FINDINGS);
+}
+
+/// A field renamed: FILE reports it (FIELD_SAME_NAME, FIELD_SAME_JSON_NAME), WIRE does not.
+fn renamed_field() -> tempfile::TempDir {
+    let dir = support::tempdir();
+    write(
+        &dir.path().join("old"),
+        "a.proto",
+        "syntax = \"proto3\";\npackage a.v1;\nmessage M {\n  int32 y = 1;\n}\n",
+    );
+    write(
+        &dir.path().join("new"),
+        "a.proto",
+        "syntax = \"proto3\";\npackage a.v1;\nmessage M {\n  int32 y_renamed = 1;\n}\n",
+    );
+    dir
+}
+
+const WIRE: &str = "version: v1\nbreaking:\n  use: [WIRE]\n";
+
+/// buf reads `buf.mod` (v1beta1/v1) where there is no buf.yaml, as the legacy name.
+#[test]
+fn buf_mod_is_the_legacy_name_of_buf_yaml() {
+    let dir = renamed_field();
+    write(&dir.path().join("new"), "buf.mod", WIRE);
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!((code, findings.len()), (0, 0));
+
+    // buf.yaml wins, and buf.mod is then not read at all (as in buf).
+    write(&dir.path().join("new"), "buf.mod", "version: v1\nbogus: 1\n");
+    write(&dir.path().join("new"), "buf.yaml", "version: v1\n");
+    let (code, findings) = check_new_against_old(dir.path());
+    assert_eq!((code, findings.len()), (1, 2));
+
+    std::fs::remove_file(dir.path().join("new/buf.yaml")).unwrap();
+    write(&dir.path().join("new"), "buf.mod", "version: v2\n");
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("buf.mod @ working tree: version v2 is not supported for buf.mod files"),
+        "{err}"
+    );
+}
+
+/// buf never reads `buf.yml`: its rules do not apply (buf's defaults do), with a warning.
+#[test]
+fn buf_yml_is_not_read_as_buf_does_not_read_it() {
+    let dir = renamed_field();
+    write(&dir.path().join("new"), "buf.yml", WIRE);
+    let out = run(
+        &dir.path().join("new"),
+        &["check", ".", "--against", "../old", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("buf.yml @ working tree: not read"),
+        "{stderr}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"].as_array().unwrap().len(), 2);
+}
+
+/// The buf binary, when this machine has one (`PROTOCOMPAT_BUF`, the peer install, or PATH).
+fn buf_binary() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("PROTOCOMPAT_BUF").map(PathBuf::from),
+        Some(PathBuf::from(
+            "/tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf",
+        )),
+        Some(PathBuf::from("buf")),
+    ];
+    candidates.into_iter().flatten().find(|buf| {
+        Command::new(buf)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// Our findings on the fixture (rule, path, span) are exactly buf's; skipped without buf.
+#[test]
+fn workspace_findings_match_buf() {
+    let Some(buf) = buf_binary() else {
+        eprintln!("skipped: no buf binary (set PROTOCOMPAT_BUF)");
+        return;
+    };
+    let new = fixture().join("new");
+    let out = Command::new(&buf)
+        .args(["breaking", ".", "--against", "../old", "--error-format", "json"])
+        .current_dir(&new)
+        .output()
+        .expect("buf runs");
+    assert_eq!(
+        out.status.code(),
+        Some(100),
+        "buf: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut theirs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let f: serde_json::Value = serde_json::from_str(line).expect("buf JSON line");
+            format!(
+                "{} {}:{}:{}-{}:{}",
+                f["type"].as_str().unwrap(),
+                f["path"].as_str().unwrap(),
+                f["start_line"],
+                f["start_column"],
+                f["end_line"],
+                f["end_column"]
+            )
+        })
+        .collect();
+    theirs.sort();
+    let (_, ours, _) = check_json(&new, &[".", "--against", "../old"]);
+    assert_eq!(brief(&ours), theirs);
+}
