@@ -113,10 +113,8 @@ fn git_revisions_read_the_workspace_of_each_revision() {
 
     // The working tree committed, compared as a revision too.
     repo.commit("new");
-    let (code, findings, _) = check_json(
-        repo.path(),
-        &[".", "--rev", "HEAD", "--against", "HEAD~2"],
-    );
+    let (code, findings, _) =
+        check_json(repo.path(), &[".", "--rev", "HEAD", "--against", "HEAD~2"]);
     assert_eq!(code, 1);
     assert_eq!(brief(&findings), FIXTURE_FINDINGS);
 
@@ -130,7 +128,9 @@ fn git_revisions_read_the_workspace_of_each_revision() {
     copy_dir(&fixture().join("new"), repo.path());
     let err = check_fails(repo.path(), &[".", "--against", "HEAD"]);
     assert!(
-        err.contains("buf.work.yaml @ HEAD: directory \"missing\" listed in `directories` does not exist"),
+        err.contains(
+            "buf.work.yaml @ HEAD: directory \"missing\" listed in `directories` does not exist"
+        ),
         "{err}"
     );
 }
@@ -181,7 +181,11 @@ fn protocompat_toml_rules_apply_to_every_module() {
 #[test]
 fn config_yaml_replaces_the_workspace() {
     let dir = fixture_copy();
-    write(dir.path(), "only-wire.yaml", "version: v1\nbreaking:\n  use: [WIRE]\n");
+    write(
+        dir.path(),
+        "only-wire.yaml",
+        "version: v1\nbreaking:\n  use: [WIRE]\n",
+    );
     let (code, findings, _) = check_json(
         &dir.path().join("new"),
         &[".", "--against", "../old", "--config", "../only-wire.yaml"],
@@ -321,7 +325,11 @@ fn buf_mod_is_the_legacy_name_of_buf_yaml() {
     assert_eq!((code, findings.len()), (0, 0));
 
     // buf.yaml wins, and buf.mod is then not read at all (as in buf).
-    write(&dir.path().join("new"), "buf.mod", "version: v1\nbogus: 1\n");
+    write(
+        &dir.path().join("new"),
+        "buf.mod",
+        "version: v1\nbogus: 1\n",
+    );
     write(&dir.path().join("new"), "buf.yaml", "version: v1\n");
     let (code, findings) = check_new_against_old(dir.path());
     assert_eq!((code, findings.len()), (1, 2));
@@ -380,7 +388,14 @@ fn workspace_findings_match_buf() {
     };
     let new = fixture().join("new");
     let out = Command::new(&buf)
-        .args(["breaking", ".", "--against", "../old", "--error-format", "json"])
+        .args([
+            "breaking",
+            ".",
+            "--against",
+            "../old",
+            "--error-format",
+            "json",
+        ])
         .current_dir(&new)
         .output()
         .expect("buf runs");
@@ -408,4 +423,22 @@ fn workspace_findings_match_buf() {
     theirs.sort();
     let (_, ours, _) = check_json(&new, &[".", "--against", "../old"]);
     assert_eq!(brief(&ours), theirs);
+}
+
+/// The README's workspace example is the fixture's buf.work.yaml, and its output is ours.
+#[test]
+fn readme_example_is_the_fixture() {
+    let snippet = support::doc_snippet("buf-work-yaml");
+    let file = std::fs::read_to_string(fixture().join("new/buf.work.yaml")).unwrap();
+    assert_eq!(snippet, file);
+    let out = run(
+        &fixture().join("new"),
+        &["check", ".", "--against", "../old", "--format", "short"],
+    );
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        assert!(readme.contains(line), "README lacks: {line}");
+    }
+    assert_eq!(out.status.code(), Some(1));
 }

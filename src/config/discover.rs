@@ -14,7 +14,10 @@ const MODULE_FILE_NAMES: [&str; 2] = ["buf.yaml", "buf.mod"];
 
 /// The buf configuration at `root`'s base; `None` when there is none. Notes about files buf
 /// would not read go to `warnings`.
-pub fn buf_config_at(root: &dyn Tree, warnings: &mut Vec<Report>) -> Result<Option<Config>, Report> {
+pub fn buf_config_at(
+    root: &dyn Tree,
+    warnings: &mut Vec<Report>,
+) -> Result<Option<Config>, Report> {
     let work = first_file(root, "", &WORK_FILE_NAMES)?;
     let module = module_config_at(root, "")?;
     match (work, module) {
@@ -129,9 +132,12 @@ fn require_protos(root: &dyn Tree, dir: &str, display: &str, text: &str) -> Resu
 /// The module a workspace directory holds: the layout of its own configuration (relative to
 /// the directory) moved under the directory.
 fn module_in(dir: &str, own: Config) -> Module {
-    let inner = own.layout.modules.first().cloned().unwrap_or_else(|| {
-        Layout::default().modules.remove(0)
-    });
+    let inner = own
+        .layout
+        .modules
+        .first()
+        .cloned()
+        .unwrap_or_else(|| Layout::default().modules.remove(0));
     let own = match own.kind {
         Kind::BufYaml => Config {
             name: join(dir, &own.name),

@@ -101,9 +101,7 @@ fn validated(written: &str) -> Result<String, String> {
         return Err("it is outside the workspace".into());
     }
     if dir.is_empty() {
-        return Err(
-            "\".\" is the workspace itself; list the module directories instead".into(),
-        );
+        return Err("\".\" is the workspace itself; list the module directories instead".into());
     }
     Ok(dir)
 }
@@ -132,16 +130,37 @@ mod tests {
             ("directories: [a]\n", "\"version\" is not set"),
             ("", "\"version\" is not set"),
             ("version: v2\ndirectories: [a]\n", "\"v2\" is not supported"),
-            ("version: v1beta1\ndirectories: [a]\n", "\"v1beta1\" is not supported"),
+            (
+                "version: v1beta1\ndirectories: [a]\n",
+                "\"v1beta1\" is not supported",
+            ),
             ("version: v1\ndirectories: []\n", "`directories` is empty"),
             ("version: v1\n", "`directories` is empty"),
-            ("version: v1\ndirectories: [a, ./a]\n", "listed more than once"),
-            ("version: v1\ndirectories: [a, a/b]\n", "\"a\" contains directory \"a/b\""),
-            ("version: v1\ndirectories: [b/c, b]\n", "\"b\" contains directory \"b/c\""),
+            (
+                "version: v1\ndirectories: [a, ./a]\n",
+                "listed more than once",
+            ),
+            (
+                "version: v1\ndirectories: [a, a/b]\n",
+                "\"a\" contains directory \"a/b\"",
+            ),
+            (
+                "version: v1\ndirectories: [b/c, b]\n",
+                "\"b\" contains directory \"b/c\"",
+            ),
             ("version: v1\ndirectories: [.]\n", "\".\" is invalid"),
-            ("version: v1\ndirectories: [../x]\n", "outside the workspace"),
-            ("version: v1\ndirectories: [/abs]\n", "expected to be relative"),
-            ("version: v1\ndirectories: [a]\nfoo: 1\n", "unknown field `foo`"),
+            (
+                "version: v1\ndirectories: [../x]\n",
+                "outside the workspace",
+            ),
+            (
+                "version: v1\ndirectories: [/abs]\n",
+                "expected to be relative",
+            ),
+            (
+                "version: v1\ndirectories: [a]\nfoo: 1\n",
+                "unknown field `foo`",
+            ),
             ("version: v1\ndirectories: [a\n", "invalid buf.work.yaml"),
         ] {
             let message = err(text);
