@@ -6,6 +6,9 @@
 //!
 //! [`check`] runs the whole pipeline; the CLI and the integration tests use it.
 
+// No `unsafe` anywhere: the fuzzers rely on Rust's own checks instead of a sanitizer.
+#![forbid(unsafe_code)]
+
 mod check;
 pub mod compare;
 pub mod config;

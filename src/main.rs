@@ -1,5 +1,7 @@
 //! The `protocompat` command line.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -15,8 +15,8 @@ pub const MESSAGE_SET_MAX: i64 = 2_147_483_646;
 /// The highest enum value number (`max` in an enum range).
 pub const ENUM_MAX: i64 = 2_147_483_647;
 
-/// Quotes a string the way Go's `%q` does for the strings buf prints, so messages read the
-/// same as buf's.
+/// A string quoted like Go's `%q` (`strconv.Quote`): backslash escapes for quotes, backslashes
+/// and control characters; printable Unicode kept as is.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -24,11 +24,22 @@ pub fn quote(s: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
             '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                if (c as u32) <= 0xffff {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                } else {
+                    let _ = write!(out, "\\U{:08x}", c as u32);
+                }
             }
             c => out.push(c),
         }
@@ -346,6 +357,11 @@ mod tests {
     fn quote_escapes_like_go() {
         assert_eq!(quote("a\"b\\c\n"), r#""a\"b\\c\n""#);
         assert_eq!(quote("é"), "\"é\"");
+        // strconv.Quote's letter escapes, then \x for other C0 controls and DEL, \u for C1.
+        assert_eq!(
+            quote("\u{7}\u{8}\u{c}\u{b}\t\r\u{1}\u{7f}\u{85}"),
+            r#""\a\b\f\v\t\r\x01\x7f\u0085""#
+        );
     }
 
     #[test]

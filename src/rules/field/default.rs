@@ -4,8 +4,9 @@
 
 use crate::model::{Enum, FieldType};
 
+use super::super::util::quote;
 use super::side::FieldSide;
-use super::text::{go_float, go_quote};
+use super::text::go_float;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -285,7 +286,7 @@ fn printable(kind: FieldType, value: &Value) -> String {
             let parts: Vec<String> = t.iter().map(|b| format!("0x{b:X}")).collect();
             format!("[{}]", parts.join(","))
         }
-        Value::Text(t) => go_quote(&String::from_utf8_lossy(t)),
+        Value::Text(t) => quote(&String::from_utf8_lossy(t)),
     }
 }
 

@@ -21,8 +21,8 @@ use crate::model::{
     Utf8Validation,
 };
 
+use super::util::quote;
 use side::{message_span, Cardinality, FieldSide};
-use text::go_quote;
 
 /// Both sides of every field pair, new first.
 fn field_sides<'c, 'a>(ctx: &'c Ctx<'a>) -> Vec<(FieldSide<'c, 'a>, FieldSide<'c, 'a>)> {
@@ -54,8 +54,8 @@ fn changed(new: &FieldSide, what: &str, was: &str, now: &str) -> String {
     format!(
         "{} changed {what} from {} to {}.",
         new.description(),
-        go_quote(was),
-        go_quote(now)
+        quote(was),
+        quote(now)
     )
 }
 
@@ -112,11 +112,11 @@ fn check_deleted_fields(ctx: &Ctx, out: &mut Sink, allowance: Allowance) {
             let suffix = match allowance {
                 Allowance::None => String::new(),
                 Allowance::NameReserved => {
-                    format!(" without reserving the name {}", go_quote(&old_field.name))
+                    format!(" without reserving the name {}", quote(&old_field.name))
                 }
                 Allowance::NumberReserved => format!(
                     " without reserving the number {}",
-                    go_quote(&old_field.number.to_string())
+                    quote(&old_field.number.to_string())
                 ),
             };
             let message = format!(
@@ -448,8 +448,8 @@ pub fn field_same_name(ctx: &Ctx, out: &mut Sink) {
         let message = format!(
             "{} changed name from {} to {}.",
             new.description_with_name(None),
-            go_quote(was),
-            go_quote(now)
+            quote(was),
+            quote(now)
         );
         let help = format!(
             "keep the name `{}`: generated code and the JSON and text formats use it",
@@ -480,8 +480,8 @@ pub fn field_same_oneof(ctx: &Ctx, out: &mut Sink) {
                 format!(
                     "{} moved from oneof {} to oneof {}.",
                     new.description(),
-                    go_quote(a),
-                    go_quote(b)
+                    quote(a),
+                    quote(b)
                 ),
                 format!("move `{}` back into oneof `{a}`", new.field().name),
             ),
@@ -529,8 +529,8 @@ pub fn field_same_json_name(ctx: &Ctx, out: &mut Sink) {
         let message = changed(&new, "option \"json_name\"", was, now);
         let help = format!(
             "keep the JSON name {}: `[json_name = {}]`; JSON clients key the field by it",
-            go_quote(was),
-            go_quote(was)
+            quote(was),
+            quote(was)
         );
         report(
             out,
@@ -841,7 +841,7 @@ pub fn field_same_default(ctx: &Ctx, out: &mut Sink) {
         );
         let help = if let Some(written) = old.field().default_value.as_deref() {
             let literal = match old.kind() {
-                FieldType::String => go_quote(written),
+                FieldType::String => quote(written),
                 FieldType::Bytes => format!("\"{written}\""),
                 _ => written.to_string(),
             };

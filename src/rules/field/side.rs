@@ -7,7 +7,7 @@ use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, MessageEncoding, Span, Syntax,
 };
 
-use super::text::go_quote;
+use super::super::util::quote;
 
 /// A field (or extension) together with the schema index of its revision.
 #[derive(Clone, Copy)]
@@ -223,7 +223,7 @@ impl<'c, 'a> FieldSide<'c, 'a> {
     pub fn description_with_name(&self, name: Option<&str>) -> String {
         let f = self.at.field;
         let with_name = match name {
-            Some(n) if !n.is_empty() => format!(" with name {}", go_quote(n)),
+            Some(n) if !n.is_empty() => format!(" with name {}", quote(n)),
             _ => String::new(),
         };
         let (kind, message) = match &f.extendee {
@@ -232,8 +232,8 @@ impl<'c, 'a> FieldSide<'c, 'a> {
         };
         format!(
             "{kind} {}{with_name} on message {}",
-            go_quote(&f.number.to_string()),
-            go_quote(message)
+            quote(&f.number.to_string()),
+            quote(message)
         )
     }
 

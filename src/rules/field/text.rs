@@ -1,37 +1,5 @@
-//! Formatting values the way buf prints them (Go's `%q` and `%v`), so messages read the same.
-
-/// A string quoted like Go's `%q` (`strconv.Quote`): backslash escapes for quotes, backslashes
-/// and control characters; printable Unicode kept as is.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => {
-                if (c as u32) <= 0xffff {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+//! Formatting numbers the way buf prints them (Go's `%v`), so messages read the same; strings
+//! are quoted by `rules::util::quote`.
 
 /// A float formatted like Go's `%v`: the shortest digits that round-trip at the given width,
 /// in exponent form when the decimal exponent is below -4 or at least 6 (`1e+06`, `1.5e-05`),
@@ -97,13 +65,6 @@ pub fn go_float(value: f64, single: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quotes_like_go() {
-        assert_eq!(go_quote("abc"), "\"abc\"");
-        assert_eq!(go_quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-        assert_eq!(go_quote("\u{1}é"), "\"\\x01é\"");
-    }
 
     #[test]
     fn floats_like_go() {
