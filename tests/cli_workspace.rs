@@ -426,6 +426,9 @@ fn both_sides(dir: &Path, path: &str, text: &str) {
     }
 }
 
+/// A change to a fixture copy (the directory holding `old` and `new`).
+type Variant<'a> = &'a dyn Fn(&Path);
+
 /// Our findings (rule, path, span) are exactly buf's, on the fixture and on variants of it:
 /// v1beta1 roots and excludes inside a module, ignore_only and unstable packages, a module
 /// directory moved. Skipped without buf.
@@ -476,7 +479,7 @@ fn workspace_findings_match_buf() {
             "version: v1\ndirectories: [third_party, proto]\n",
         );
     };
-    let variants: [(&str, &dyn Fn(&Path)); 3] = [
+    let variants: [(&str, Variant); 3] = [
         ("v1beta1 roots", &v1beta1_roots),
         ("ignore_only, unstable", &ignore_only_and_unstable),
         ("moved module", &moved_module),
