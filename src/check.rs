@@ -45,6 +45,8 @@ pub struct CheckOptions {
     pub exclude_paths: Vec<String>,
     /// An explicit configuration file (.toml or .yaml).
     pub config: Option<PathBuf>,
+    /// A buf.yaml whose layout replaces the old side's own (buf's `--against-config`).
+    pub against_config: Option<PathBuf>,
 }
 
 /// The result of a check that could be done.
@@ -101,14 +103,26 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         Some(path) => Some(Config::from_path(path)?),
         None => None,
     };
+    let against_explicit = match &opts.against_config {
+        Some(path) => Some(against_config(path)?),
+        None => None,
+    };
+    // What replaces each side's own layout: --against-config for the old side, else --config
+    // (a buf.yaml) for both.
+    let new_override = explicit.as_ref().filter(|c| c.kind == Kind::BufYaml);
+    let old_override = against_explicit.as_ref().or(new_override);
     let mut warnings: Vec<Report> = Vec::new();
-    let (new_buf, old_buf) = side_buf_configs(&explicit, &new, &old, &mut warnings)?;
+    let (new_buf, old_buf) = side_buf_configs(
+        (new_override.is_none(), &new),
+        (old_override.is_none(), &old),
+        &mut warnings,
+    )?;
     let config = match &explicit {
         Some(c) => c.clone(),
         None => side_config(&*new.root, &new_buf)?,
     };
-    let new_layout = layout_of(&explicit, &new_buf);
-    let old_layout = layout_of(&explicit, &old_buf);
+    let new_layout = layout_of(new_override, &new_buf);
+    let old_layout = layout_of(old_override, &old_buf);
 
     let mut selections = Vec::new();
     for module in &new_layout.modules {
@@ -375,22 +389,38 @@ fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Erro
 }
 
 /// Each side's buf configuration (buf.yaml, buf.mod or a buf.work.yaml workspace), read
-/// from that side as buf reads each input's own. Not read when `--config` gives a buf.yaml,
-/// which replaces both.
+/// from that side as buf reads each input's own; not read where `--config` (a buf.yaml) or
+/// `--against-config` replaces it (`read` false).
 fn side_buf_configs(
-    explicit: &Option<Config>,
-    new: &Side,
-    old: &Side,
+    (read_new, new): (bool, &Side),
+    (read_old, old): (bool, &Side),
     warnings: &mut Vec<Report>,
 ) -> Result<(Option<Config>, Option<Config>), Error> {
-    if explicit.as_ref().is_some_and(|c| c.kind == Kind::BufYaml) {
-        return Ok((None, None));
+    let new_buf = if read_new {
+        config::buf_config_at(&*new.root, warnings)
+    } else {
+        Ok(None)
+    };
+    // The old side's notes (an unread buf.yml) are about a revision nobody edits now.
+    let old_buf = if read_old {
+        config::buf_config_at(&*old.root, &mut Vec::new())
+    } else {
+        Ok(None)
+    };
+    both(new_buf, old_buf)
+}
+
+/// `--against-config FILE`: a buf.yaml, the only kind of file that gives a layout.
+fn against_config(path: &Path) -> Result<Config, Report> {
+    let config = Config::from_path(path)?;
+    if config.kind != Kind::BufYaml {
+        return Err(miette!(
+            help = "give a buf.yaml (its build.roots or modules describe the --against side)",
+            "--against-config {}: not a buf.yaml; a protocompat.toml has no layout to give",
+            path.display()
+        ));
     }
-    both(
-        config::buf_config_at(&*new.root, warnings),
-        // The old side's notes (an unread buf.yml) are about a revision nobody edits now.
-        config::buf_config_at(&*old.root, &mut Vec::new()),
-    )
+    Ok(config)
 }
 
 /// The rules of the check: `protocompat.toml` at the new side's ROOT, else its buf
@@ -402,13 +432,13 @@ fn side_config(root: &dyn Tree, buf: &Option<Config>) -> Result<Config, Report> 
     Ok(buf.clone().unwrap_or_default())
 }
 
-/// Which directories hold a side's files: an explicit buf.yaml given with `--config`, else
-/// the side's own buf configuration.
-fn layout_of(explicit: &Option<Config>, buf: &Option<Config>) -> Layout {
-    match (explicit, buf) {
-        (Some(config), _) if config.kind == Kind::BufYaml => config.layout.clone(),
-        (_, Some(config)) => config.layout.clone(),
-        _ => Layout::default(),
+/// Which directories hold a side's files: a buf.yaml given on the command line, else the
+/// side's own buf configuration.
+fn layout_of(replacement: Option<&Config>, buf: &Option<Config>) -> Layout {
+    match (replacement, buf) {
+        (Some(config), _) => config.layout.clone(),
+        (None, Some(config)) => config.layout.clone(),
+        (None, None) => Layout::default(),
     }
 }
 

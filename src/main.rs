@@ -137,6 +137,11 @@ struct CheckArgs {
     /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
+    /// `--against` side instead of the configuration stored there; the rules still come from
+    /// the new side.
+    #[arg(long, value_name = "FILE")]
+    against_config: Option<PathBuf>,
     /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -274,6 +279,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         paths: args.path,
         exclude_paths: args.exclude_path,
         config: args.config,
+        against_config: args.against_config,
     };
     if args.fix {
         if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {

@@ -1,5 +1,5 @@
-//! buf v1 workspaces (`buf.work.yaml`) and buf's legacy file names (`buf.mod`, `buf.work`),
-//! end to end on directories and git revisions. The expected findings are buf 1.75.0's own
+//! buf v1 workspaces (`buf.work.yaml`), buf's legacy file names (`buf.mod`, `buf.work`) and
+//! `--against-config`, end to end on directories and git revisions. The expected findings are buf 1.75.0's own
 //! (`buf breaking . --against ../old --error-format json` at the workspace root).
 
 mod support;
@@ -360,6 +360,86 @@ fn buf_yml_is_not_read_as_buf_does_not_read_it() {
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["findings"].as_array().unwrap().len(), 2);
+}
+
+/// `--against-config` describes the old side's layout where its own configuration does not:
+/// here the old side has no buf.work.yaml, and a v2 buf.yaml names the same modules (buf
+/// 1.75.0 reports exactly these two with `--against-config`).
+#[test]
+fn against_config_gives_the_old_sides_layout() {
+    let dir = fixture_copy();
+    std::fs::remove_file(dir.path().join("old/buf.work.yaml")).unwrap();
+    let err = fails_new_against_old(dir.path());
+    assert!(
+        err.contains("ROOT has 2 module(s) @ working tree but 1 @ ../old"),
+        "{err}"
+    );
+
+    write(
+        dir.path(),
+        "against.yaml",
+        "version: v2\nmodules:\n  - path: proto\n  - path: vendor\n",
+    );
+    let args = [
+        ".",
+        "--against",
+        "../old",
+        "--against-config",
+        "../against.yaml",
+    ];
+    let (code, findings, _) = check_json(&dir.path().join("new"), &args);
+    assert_eq!(code, 1);
+    assert_eq!(brief(&findings), FIXTURE_FINDINGS);
+
+    write(dir.path(), "rules.toml", "[breaking]\n");
+    let err = check_fails(
+        &dir.path().join("new"),
+        &[
+            ".",
+            "--against",
+            "../old",
+            "--against-config",
+            "../rules.toml",
+        ],
+    );
+    assert!(
+        err.contains("--against-config ../rules.toml: not a buf.yaml"),
+        "{err}"
+    );
+}
+
+/// A revision whose own configuration is broken (or describes another layout) is read with
+/// the one given instead: buf.yaml roots moved between revisions.
+#[test]
+fn against_config_replaces_a_revisions_own_configuration() {
+    let repo = Repo::new();
+    let a = |ty: &str| format!("syntax = \"proto3\";\npackage a;\nmessage A {{ {ty} x = 1; }}\n");
+    repo.write("src/a/a.proto", &a("string"));
+    repo.write("buf.yaml", "version: v1\nbreaking:\n  usee: [FILE]\n");
+    repo.commit("old layout, broken config");
+    repo.write("src/a/a.proto", &a("int32"));
+    repo.write("buf.yaml", "version: v1beta1\nbuild:\n  roots: [src]\n");
+    let err = check_fails(repo.path(), &[".", "--against", "HEAD"]);
+    assert!(err.contains("buf.yaml @ HEAD: invalid buf.yaml"), "{err}");
+
+    let elsewhere = support::tempdir();
+    let layout = elsewhere.path().join("old-layout.yaml");
+    std::fs::write(&layout, "version: v1beta1\nbuild:\n  roots: [src]\n").unwrap();
+    let (code, findings, _) = check_json(
+        repo.path(),
+        &[
+            ".",
+            "--against",
+            "HEAD",
+            "--against-config",
+            layout.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        ["FIELD_SAME_TYPE src/a/a.proto:3:13-3:18"]
+    );
 }
 
 /// The buf binary, when this machine has one (`PROTOCOMPAT_BUF`, the peer install, or PATH).
