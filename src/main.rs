@@ -28,7 +28,8 @@ struct Cli {
 enum Command {
     /// Compare ROOT (the working tree, or --rev / --staged) against a revision or directory.
     #[command(after_help = examples::CHECK)]
-    Check(CheckArgs),
+    // Boxed: the check's many options would make every other command as large.
+    Check(Box<CheckArgs>),
     /// List the rules: id, categories, default, summary.
     #[command(after_help = examples::RULES)]
     Rules(RulesArgs),
@@ -197,7 +198,7 @@ fn main() -> ExitCode {
     .ok();
     let cli = Cli::parse();
     match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
         Command::Rules(args) => run_rules(args),
         Command::Explain(args) => run_explain(args),
         Command::Completions { shell } => {
