@@ -333,6 +333,46 @@ fn fifty_thousand_fields_deleted_from_one_message() {
     assert_eq!(counts, vec![("FIELD_NO_DELETE".to_string(), 50_000)]);
 }
 
+/// 100,000 declarations in one file, `each` writing the i-th.
+fn hundred_thousand(each: &dyn Fn(usize) -> String) -> String {
+    let mut text = String::from("syntax = \"proto3\";\npackage big.v1;\n");
+    for i in 0..100_000 {
+        text.push_str(&each(i));
+    }
+    text
+}
+
+#[test]
+fn a_hundred_thousand_messages_renamed() {
+    // All of one shape: rename detection hands out the new names in order instead of
+    // comparing every old message with every new one.
+    let (code, counts) = count_findings(
+        &hundred_thousand(&|i| format!("message M{i} {{ int32 a = 1; }}\n")),
+        &hundred_thousand(&|i| format!("message R{i} {{ int32 a = 1; }}\n")),
+        "MESSAGE_NO_DELETE",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(counts, vec![("MESSAGE_NO_DELETE".to_string(), 100_000)]);
+}
+
+#[test]
+fn fifty_thousand_rpcs_deleted_from_one_service() {
+    let service = |keep: fn(usize) -> bool| {
+        let rpcs: String = (0..100_000)
+            .filter(|&i| keep(i))
+            .map(|i| format!("  rpc R{i}(Q) returns (Q);\n"))
+            .collect();
+        format!("syntax = \"proto3\";\npackage big.v1;\nmessage Q {{}}\nservice S {{\n{rpcs}}}\n")
+    };
+    let (code, counts) = count_findings(
+        &service(|_| true),
+        &service(|i| i % 2 == 1),
+        "RPC_NO_DELETE",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(counts, vec![("RPC_NO_DELETE".to_string(), 50_000)]);
+}
+
 // ---- imports and symbols -----------------------------------------------------------------------
 
 /// The same files on both sides.

@@ -607,12 +607,15 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
     let old_types = named_types(&ctx.old_index, &ctx.new_index);
     let new_types = named_types(&ctx.new_index, &ctx.old_index);
     // New-only types by what they are made of, for linear matching.
-    let mut appeared: HashMap<(&str, &str, &[String]), Vec<&Named>> = HashMap::new();
+    let mut appeared: HashMap<(&str, &str, &[String]), Appeared> = HashMap::new();
     for t in &new_types {
         appeared
             .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
             .or_default()
-            .push(t);
+            .add(t);
+    }
+    for list in appeared.values_mut() {
+        list.sort();
     }
     let followers = type_followers(ctx);
     let mut taken: HashSet<&str> = HashSet::new();
@@ -629,18 +632,64 @@ fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
             old.file.package.as_str(),
             old.signature.as_slice(),
         );
-        // Prefer a match in the same file.
-        let found = appeared.get(&key).and_then(|list| {
-            list.iter()
-                .filter(|t| !taken.contains(t.full_name))
-                .min_by_key(|t| (t.file.path != old.file.path, t.full_name))
-        });
+        let found = appeared
+            .get_mut(&key)
+            .and_then(|list| list.next(&old.file.path, &taken));
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
         renamed.insert(old.full_name);
         out.push(rename_candidate(ctx, old, new, &followers));
     }
     out
+}
+
+/// The new-only types of one signature, handed out as renames prefer them: one in the old
+/// type's file first, then any, each by full name. Cursors skip what is taken, so that
+/// 100,000 renamed messages of one shape pair in linear time.
+#[derive(Default)]
+struct Appeared<'n> {
+    by_file: HashMap<&'n str, Queue<'n>>,
+    all: Queue<'n>,
+}
+
+#[derive(Default)]
+struct Queue<'n> {
+    types: Vec<&'n Named<'n>>,
+    cursor: usize,
+}
+
+impl<'n> Queue<'n> {
+    fn next(&mut self, taken: &HashSet<&str>) -> Option<&'n Named<'n>> {
+        while let Some(t) = self.types.get(self.cursor) {
+            if !taken.contains(t.full_name) {
+                return Some(t);
+            }
+            self.cursor += 1;
+        }
+        None
+    }
+}
+
+impl<'n> Appeared<'n> {
+    fn add(&mut self, t: &'n Named<'n>) {
+        self.all.types.push(t);
+        self.by_file.entry(&t.file.path).or_default().types.push(t);
+    }
+
+    fn sort(&mut self) {
+        let queues = self
+            .by_file
+            .values_mut()
+            .chain(std::iter::once(&mut self.all));
+        for queue in queues {
+            queue.types.sort_by_key(|t| t.full_name);
+        }
+    }
+
+    fn next(&mut self, file: &str, taken: &HashSet<&str>) -> Option<&'n Named<'n>> {
+        let same_file = self.by_file.get_mut(file).and_then(|q| q.next(taken));
+        same_file.or_else(|| self.all.next(taken))
+    }
 }
 
 /// `a.b.C.D` -> `a.b.C`, `a.b`, `a`.

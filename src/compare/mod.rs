@@ -186,14 +186,14 @@ impl<'a> Ctx<'a> {
     fn build_method_pairs(&self) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
         for pair in self.service_pairs() {
+            // By name: a map, as a linear `find` per method is quadratic on large services;
+            // `or_insert` keeps the first method of a name, as `find` would.
+            let mut new_by_name: HashMap<&str, &'a Method> = HashMap::new();
+            for method in &pair.new.item.methods {
+                new_by_name.entry(&method.name).or_insert(method);
+            }
             for old_method in &pair.old.item.methods {
-                if let Some(new_method) = pair
-                    .new
-                    .item
-                    .methods
-                    .iter()
-                    .find(|m| m.name == old_method.name)
-                {
+                if let Some(&new_method) = new_by_name.get(old_method.name.as_str()) {
                     out.push(MethodPair {
                         new_file: pair.new.file,
                         old_file: pair.old.file,
