@@ -126,8 +126,9 @@ const FORMATS: [report::Format; 9] = [
     report::Format::Markdown,
 ];
 
-/// Target `config`: the input read as a `buf.yaml` and as a `protocompat.toml`; whatever
-/// loads must also resolve its rule selection (or refuse it with a diagnostic).
+/// Target `config`: the input read as a `buf.work.yaml`, a `buf.yaml` and a
+/// `protocompat.toml`; whatever loads must also resolve its rule selection (or refuse it with
+/// a diagnostic).
 pub fn load_config(data: &[u8]) {
     if data.len() > MAX_INPUT {
         return;
@@ -135,6 +136,9 @@ pub fn load_config(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    if let Err(e) = protocompat::config::parse_workspace(text, "buf.work.yaml") {
+        render(&e);
+    }
     for loaded in [
         Config::from_buf_yaml(text, "buf.yaml"),
         Config::from_toml(text, "protocompat.toml"),

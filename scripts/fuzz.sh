@@ -88,7 +88,8 @@ seed() {
       done
       ;;
     config)
-      find testdata ${conformance:+"$conformance"} \( -name 'buf*.yaml' -o -name '*.toml' \) \
+      find testdata ${conformance:+"$conformance"} \( -name 'buf*.yaml' -o -name '*.toml' \
+        -o -name 'buf.work' -o -name 'buf.mod' \) \
         -type f | while read -r f; do
         n=$((n + 1))
         cp "$f" "$dir/seed-$n"

@@ -13,6 +13,7 @@ mod yaml;
 
 pub use discover::buf_config_at;
 pub use select::{is_unstable_package, Selection};
+pub use workspace::parse as parse_workspace;
 
 use std::collections::BTreeMap;
 use std::path::Path;
