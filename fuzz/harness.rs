@@ -254,8 +254,8 @@ fn build(files: Vec<SourceFile>, includes: &HashMap<String, SourceFile>) -> Opti
         .collect();
     match model::build_schema(files, &MapResolver(includes)) {
         Ok(out) => {
-            for warning in out.warnings.iter().take(RENDERED) {
-                render(warning);
+            for warning in out.unresolved_imports.into_iter().take(RENDERED) {
+                render(&miette::Report::new(warning));
             }
             for path in out.schema.files.keys() {
                 assert!(

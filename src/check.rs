@@ -47,6 +47,9 @@ pub struct CheckOptions {
     pub config: Option<PathBuf>,
     /// A buf.yaml whose layout replaces the old side's own (buf's `--against-config`).
     pub against_config: Option<PathBuf>,
+    /// Compare even when an import cannot be found (names from it are kept as written and
+    /// each missing import is a warning); by default that is an error.
+    pub allow_missing_imports: bool,
 }
 
 /// The result of a check that could be done.
@@ -290,8 +293,11 @@ fn check_module(
             return Err(Error { diagnostics });
         }
     };
-    warnings.extend(old_built.warnings);
-    warnings.extend(new_built.warnings);
+    unresolved_imports(
+        [old_built.unresolved_imports, new_built.unresolved_imports],
+        opts.allow_missing_imports,
+        warnings,
+    )?;
 
     let mut findings = compare::run(&old_built.schema, &new_built.schema, &selection.rules);
     findings.retain(|f| !ignored(f, selection, &new_built.schema, &old_built.schema));
@@ -355,6 +361,37 @@ struct ModuleResult {
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
+}
+
+/// Imports that could not be found: an error, unless `--allow-missing-imports` accepts them
+/// as warnings. A type from a missing file cannot be checked (its fields, its wire type), so
+/// a pass would claim more than was seen.
+fn unresolved_imports(
+    sides: [Vec<model::MissingImport>; 2],
+    allowed: bool,
+    warnings: &mut Vec<Report>,
+) -> Result<(), Error> {
+    let missing = sides.into_iter().flatten();
+    if allowed {
+        warnings.extend(missing.map(|m| Report::new(m.as_warning())));
+        return Ok(());
+    }
+    let mut missing: Vec<Report> = missing.map(Report::new).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    missing.push(miette::miette!(
+        help = "add the directory that holds them with `-I DIR` (read from the same revision), \
+                or pass `--allow-missing-imports` to compare anyway, with names from the \
+                missing files compared as written",
+        "{} import{} could not be found, so the types from {} were not checked",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" },
+        if missing.len() == 1 { "it" } else { "them" },
+    ));
+    Err(Error {
+        diagnostics: missing,
+    })
 }
 
 /// Each compared file's text, keyed by the path findings report.

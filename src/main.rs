@@ -143,6 +143,10 @@ struct CheckArgs {
     /// the new side.
     #[arg(long, value_name = "FILE")]
     against_config: Option<PathBuf>,
+    /// Compare even when an import cannot be found: names from the missing files are compared
+    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
+    #[arg(long)]
+    allow_missing_imports: bool,
     /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -281,6 +285,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         exclude_paths: args.exclude_path,
         config: args.config,
         against_config: args.against_config,
+        allow_missing_imports: args.allow_missing_imports,
     };
     if args.fix {
         if let Err(code) = fix_cli::refuse_unless_on_disk(&options) {

@@ -186,9 +186,27 @@ fn config_yaml_replaces_the_workspace() {
         "only-wire.yaml",
         "version: v1\nbreaking:\n  use: [WIRE]\n",
     );
-    let (code, findings, _) = check_json(
+    // One module rooted at ROOT: `common/v1/money.proto` (under vendor/) is no longer on the
+    // import path, so the check refuses, as buf does...
+    let stderr = check_fails(
         &dir.path().join("new"),
         &[".", "--against", "../old", "--config", "../only-wire.yaml"],
+    );
+    assert!(
+        stderr.contains("import \"common/v1/money.proto\" was not found"),
+        "{stderr}"
+    );
+    // ...unless missing imports are accepted: then the module's WIRE rules apply everywhere.
+    let (code, findings, _) = check_json(
+        &dir.path().join("new"),
+        &[
+            ".",
+            "--against",
+            "../old",
+            "--config",
+            "../only-wire.yaml",
+            "--allow-missing-imports",
+        ],
     );
     assert_eq!(code, 1);
     assert_eq!(

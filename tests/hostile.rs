@@ -410,21 +410,37 @@ fn a_file_importing_itself() {
 }
 
 #[test]
-fn an_unresolved_import_warns_and_the_result_stays_correct() {
+fn an_unresolved_import_is_an_error_unless_allowed() {
     let old = "syntax = \"proto3\";\nimport \"missing/dep.proto\";\nmessage A { dep.D d = 1; int32 x = 2; }\n";
     let new = "syntax = \"proto3\";\nimport \"missing/dep.proto\";\nmessage A { dep.D d = 1; string x = 2; }\n";
     let dir = trees(
         &[("a.proto", old.as_bytes())],
         &[("a.proto", new.as_bytes())],
     );
-    let out = check(dir.path(), &["--format", "json"]);
+    // Types from the missing file cannot be checked: no verdict, exit 2, on both sides.
+    fails(
+        dir.path(),
+        &[],
+        &[
+            "import \"missing/dep.proto\" was not found",
+            "a.proto @ working tree:2:1",
+            "2 imports could not be found",
+            "--allow-missing-imports",
+        ],
+    );
+    // Accepted on request: a warning, and the rest is compared correctly.
+    let out = check(dir.path(), &["--allow-missing-imports", "--format", "json"]);
     let stderr = no_panic(&out);
     assert!(
         stderr.contains("import \"missing/dep.proto\" was not found"),
         "{stderr}"
     );
+    let (code, found, _) = check_json(
+        dir.path(),
+        &["new", "--against", "old", "--allow-missing-imports"],
+    );
     assert_eq!(
-        findings(dir.path()),
+        (code, brief(&found)),
         (1, vec!["FIELD_SAME_TYPE a.proto:3:26-3:32".to_string()])
     );
 }

@@ -40,8 +40,57 @@ impl ImportResolver for NoImports {
 pub struct BuildOutput {
     /// Only the compared files, keyed by path.
     pub schema: Schema,
-    /// Non-fatal diagnostics (an unresolved import, ...).
-    pub warnings: Vec<miette::Report>,
+    /// Imports found nowhere. The schema was built anyway, with names from the missing files
+    /// kept as written; the caller decides whether that is good enough (by default the check
+    /// refuses: it could not see those types).
+    pub unresolved_imports: Vec<MissingImport>,
+}
+
+/// An import found nowhere: an error by default, a warning when the user accepts missing
+/// imports.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "import \"{import}\" was not found (in the compared tree, the -I roots or the bundled \
+     well-known types)"
+)]
+pub struct MissingImport {
+    pub import: String,
+    src: miette::NamedSource<Arc<str>>,
+    span: miette::SourceSpan,
+    severity: miette::Severity,
+}
+
+impl MissingImport {
+    fn new(unit: &Unit, import: &str, span: crate::model::Span) -> Self {
+        MissingImport {
+            import: import.to_string(),
+            src: miette::NamedSource::new(&unit.source.display_name, Arc::clone(&unit.source.text)),
+            span: (span.start as usize..span.end as usize).into(),
+            severity: miette::Severity::Error,
+        }
+    }
+
+    /// The same report as a warning.
+    pub fn as_warning(mut self) -> Self {
+        self.severity = miette::Severity::Warning;
+        self
+    }
+}
+
+impl miette::Diagnostic for MissingImport {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new("protocompat::import"))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let label = miette::LabeledSpan::new_primary_with_span(Some("not found".into()), self.span);
+        Some(Box::new(std::iter::once(label)))
+    }
 }
 
 /// The files could not be built: every syntax or resolution error found, each a diagnostic
@@ -97,8 +146,13 @@ pub fn build_schema(
         .collect();
 
     let mut diagnostics = Vec::new();
-    let mut warnings = Vec::new();
-    load_imports(&mut units, resolver, &mut diagnostics, &mut warnings);
+    let mut unresolved_imports = Vec::new();
+    load_imports(
+        &mut units,
+        resolver,
+        &mut diagnostics,
+        &mut unresolved_imports,
+    );
     report_import_cycles(&units, &mut diagnostics);
 
     for unit in &units {
@@ -151,7 +205,10 @@ pub fn build_schema(
     if !diagnostics.is_empty() {
         return Err(BuildError { diagnostics });
     }
-    Ok(BuildOutput { schema, warnings })
+    Ok(BuildOutput {
+        schema,
+        unresolved_imports,
+    })
 }
 
 fn report_all(
@@ -193,7 +250,7 @@ fn load_imports(
     units: &mut Vec<Unit>,
     resolver: &dyn ImportResolver,
     diagnostics: &mut Vec<miette::Report>,
-    warnings: &mut Vec<miette::Report>,
+    unresolved: &mut Vec<MissingImport>,
 ) {
     let mut by_path: HashMap<String, usize> = units
         .iter()
@@ -255,15 +312,7 @@ fn load_imports(
                 }
                 None => {
                     unit.missing_import = true;
-                    warnings.push(report(
-                        unit,
-                        import.span,
-                        &format!(
-                            "import \"{}\" was not found; names from it are kept as written",
-                            import.path
-                        ),
-                        "not found",
-                    ));
+                    unresolved.push(MissingImport::new(unit, &import.path, import.span));
                 }
             }
         }

@@ -15,7 +15,9 @@ pub mod ranges;
 mod symbols;
 mod validate;
 mod wkt;
-pub use build::{build_schema, BuildError, BuildOutput, ImportResolver, NoImports, SourceFile};
+pub use build::{
+    build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
+};
 pub use lower::{default_json_name, map_entry_name};
 pub use position::{line_col, LineIndex};
 

@@ -106,13 +106,13 @@ fn only_imported_symbols_are_visible() {
 }
 
 #[test]
-fn missing_import_is_a_warning_and_keeps_names() {
+fn missing_import_is_reported_and_keeps_names() {
     let sources = vec![source(
         "a.proto",
         "syntax = \"proto3\";\nimport \"nowhere.proto\";\nmessage A { x.Y y = 1; }\n",
     )];
     let out = build_schema(sources, &NoImports).expect("builds");
-    assert_eq!(out.warnings.len(), 1);
+    assert_eq!(out.unresolved_imports.len(), 1);
     let field = &out.schema.files["a.proto"].messages[0].fields[0];
     assert_eq!(field.type_name.as_deref(), Some("x.Y"));
 }
