@@ -295,6 +295,44 @@ fn a_bare_clone_with_git_dir() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bare"));
 }
 
+/// As git does with `--git-dir` and no `--work-tree`, the current directory is the top of
+/// the working tree: ROOT names the same path in the repository from any directory, even for
+/// a repository whose own work tree lies elsewhere (or was never checked out).
+#[test]
+fn git_dir_paths_are_relative_to_the_top_from_anywhere() {
+    let h = history();
+    let outside = support::tempdir();
+    git_in(
+        outside.path(),
+        &[
+            "clone",
+            "-q",
+            "--no-checkout",
+            h.repo.path().to_str().unwrap(),
+            "clone",
+        ],
+    );
+    let elsewhere = support::tempdir();
+    let git_dir = outside.path().join("clone/.git");
+    let (code, findings, _) = check_json(
+        elsewhere.path(),
+        &[
+            "proto",
+            "--git-dir",
+            git_dir.to_str().unwrap(),
+            "--rev",
+            "origin/main",
+            "--against",
+            "v1.0.0",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        vec![TYPE_CHANGE, LEGACY_GONE, LEGACY_GONE]
+    );
+}
+
 #[test]
 fn a_linked_worktree() {
     let h = history();

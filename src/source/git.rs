@@ -26,18 +26,29 @@ impl Repo {
         Repository::discover(start).map(Repo::wrap)
     }
 
-    /// Opens the repository whose git directory is `git_dir` (bare repositories too).
+    /// Opens the repository whose git directory is `git_dir` (bare repositories too). As
+    /// git does with `--git-dir` and no `--work-tree`, the current directory is the top of
+    /// the working tree, so ROOT means the same path in the repository from anywhere
+    /// (libgit2 would take the git directory's parent).
     pub fn open(git_dir: &Path) -> Result<Repo, git2::Error> {
-        Repository::open(git_dir).map(Repo::wrap)
+        let repo = Repository::open(git_dir)?;
+        let top = match repo.is_bare() {
+            true => None,
+            false => std::env::current_dir().ok(),
+        };
+        Ok(Repo::wrap_at(repo, top))
     }
 
     fn wrap(repo: Repository) -> Repo {
+        let top = repo.workdir().map(Path::to_path_buf);
+        Repo::wrap_at(repo, top)
+    }
+
+    fn wrap_at(repo: Repository, top: Option<PathBuf>) -> Repo {
         // libgit2 re-hashes every object it reads by default; git itself does not, and for
         // thousands of blobs the hashing costs more than the reading.
         git2::opts::strict_hash_verification(false);
-        let workdir = repo
-            .workdir()
-            .map(|w| w.canonicalize().unwrap_or_else(|_| w.to_path_buf()));
+        let workdir = top.map(|w| w.canonicalize().unwrap_or(w));
         Repo {
             inner: Arc::new(Mutex::new(repo)),
             workdir,
