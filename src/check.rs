@@ -101,7 +101,8 @@ struct Collected {
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let started = std::time::Instant::now();
-    let (new, old) = open_sides(opts)?;
+    let mut warnings: Vec<Report> = Vec::new();
+    let (new, old) = open_sides(opts, &mut warnings)?;
     let explicit = match &opts.config {
         Some(path) => Some(Config::from_path(path)?),
         None => None,
@@ -114,7 +115,6 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     // (a buf.yaml) for both.
     let new_override = explicit.as_ref().filter(|c| c.kind == Kind::BufYaml);
     let old_override = against_explicit.as_ref().or(new_override);
-    let mut warnings: Vec<Report> = Vec::new();
     let (new_buf, old_buf) = side_buf_configs(
         (new_override.is_none(), &new),
         (old_override.is_none(), &old),
@@ -479,7 +479,7 @@ fn layout_of(replacement: Option<&Config>, buf: &Option<Config>) -> Layout {
     }
 }
 
-fn open_sides(opts: &CheckOptions) -> Result<(Side, Side), Report> {
+fn open_sides(opts: &CheckOptions, warnings: &mut Vec<Report>) -> Result<(Side, Side), Report> {
     let against_dir = Path::new(&opts.against);
     let against_is_dir = against_dir.is_dir() && !opts.merge_base;
     let needs_git = !against_is_dir || opts.new_side != NewSide::Worktree;
@@ -508,11 +508,41 @@ fn open_sides(opts: &CheckOptions) -> Result<(Side, Side), Report> {
     let old = match &repo {
         Some(repo) if !against_is_dir => {
             let (tree, label) = old_tree(opts, repo)?;
-            git_side(opts, repo, tree, &label)?
+            let root_path = repo.path_in_repo(&opts.root)?;
+            if GitTree::new(repo, tree, &root_path, &label)?.is_some() {
+                git_side(opts, repo, tree, &label)?
+            } else {
+                warnings.push(miette!(
+                    severity = miette::Severity::Warning,
+                    "{} @ {label}: ROOT does not exist at this revision; every file is new, so \
+                     nothing can break",
+                    shown(&root_path)
+                ));
+                Side {
+                    root: Arc::new(EmptyTree(label)),
+                    includes: Vec::new(),
+                }
+            }
         }
         _ => dir_side(opts, against_dir)?,
     };
     Ok((new, old))
+}
+
+/// The old side when ROOT was created after the `--against` revision (the first commit of a
+/// `proto/` directory): no files, so every file of the new side is an addition.
+struct EmptyTree(String);
+
+impl Tree for EmptyTree {
+    fn label(&self) -> &str {
+        &self.0
+    }
+    fn read(&self, _path: &str) -> Result<Option<String>, Report> {
+        Ok(None)
+    }
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
+        Ok(normalize(dir).is_empty().then(Vec::new))
+    }
 }
 
 fn unreachable_side() -> Result<Side, Report> {

@@ -35,13 +35,31 @@ fn a_revspec_naming_a_blob() {
     assert_mentions(&err, &[spec, "blob"]);
 }
 
+/// ROOT created after the old revision (the first commit of a `schema/` directory, a
+/// pre-commit hook with `args: [check, schema, --staged, --against, HEAD]`): every file is an
+/// addition, so the check passes, saying why.
 #[test]
-fn root_absent_at_the_old_revision() {
+fn root_absent_at_the_old_revision_means_every_file_is_new() {
     let repo = one_commit();
     repo.write("schema/a.proto", GOOD);
+    repo.git(&["add", "-A"]);
+    let out = support::run(
+        repo.path(),
+        &["check", "schema", "--staged", "--against", "HEAD"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_mentions(
+        &stderr,
+        &["schema @ HEAD", "ROOT does not exist", "every file is new"],
+    );
+    // Only the old side may lack ROOT: a new side without it is still an error.
     repo.commit("c2: a new root");
-    let err = check_fails(repo.path(), &["schema", "--against", "HEAD~1"]);
-    assert_mentions(&err, &["schema @ HEAD~1", "ROOT does not exist"]);
+    let err = check_fails(
+        repo.path(),
+        &["nowhere", "--rev", "HEAD", "--against", "HEAD~1"],
+    );
+    assert_mentions(&err, &["nowhere @ HEAD", "ROOT does not exist"]);
 }
 
 #[test]
