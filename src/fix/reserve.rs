@@ -214,10 +214,10 @@ fn only_a_comma(text: &str, comments: &[Comment], from: u32, to: u32) -> bool {
     }
     let mut rest = String::new();
     let mut pos = from;
-    for c in comments
-        .iter()
-        .filter(|c| c.span.start >= from && c.span.end <= to)
-    {
+    // Comments are in source order: start at the first one after `from`, not at the top of
+    // the file (a statement of thousands of items asks this once per item).
+    let first = comments.partition_point(|c| c.span.start < from);
+    for c in comments[first..].iter().take_while(|c| c.span.end <= to) {
         rest.push_str(text.get(pos as usize..c.span.start as usize).unwrap_or(""));
         pos = c.span.end;
     }
@@ -232,10 +232,10 @@ fn merge_into<K: Ord>(path: &str, stmt: &[(Span, K)], new: Vec<(K, String)>) -> 
     // Index of the existing item to insert before; None = after the last.
     let mut at: std::collections::BTreeMap<Option<usize>, Vec<String>> = Default::default();
     for (key, text) in new {
-        let before = if sorted {
-            stmt.iter().position(|(_, k)| *k > key)
-        } else {
-            None
+        // A binary search: a statement may hold thousands of items.
+        let before = match stmt.partition_point(|(_, k)| *k <= key) {
+            i if sorted && i < stmt.len() => Some(i),
+            _ => None,
         };
         at.entry(before).or_default().push(text);
     }
