@@ -8,6 +8,8 @@
 
 mod support;
 
+use std::path::Path;
+
 use support::{brief, check_json, git_in, run, Repo};
 
 const ORDER_V1: &str = "syntax = \"proto3\";
@@ -247,50 +249,49 @@ fn merge_base_ignores_what_main_did_since() {
     assert_eq!(code, 0, "{findings:?}");
 }
 
+/// Clones the history with `how` (`--bare`, `--no-checkout`) into `into/name`, and checks
+/// `proto` at `rev` against v1.0.0 through `--git-dir`, run from `cwd`.
+fn check_clone(how: &str, into: &Path, name: &str, cwd: &Path, rev: &str) -> Vec<String> {
+    let h = history();
+    let source = h.repo.path().to_str().unwrap();
+    git_in(into, &["clone", "-q", how, source, name]);
+    let git_dir = into.join(name);
+    let git_dir = if how == "--bare" {
+        git_dir
+    } else {
+        git_dir.join(".git")
+    };
+    let git_dir = git_dir.to_str().unwrap();
+    let args = [
+        "proto",
+        "--git-dir",
+        git_dir,
+        "--rev",
+        rev,
+        "--against",
+        "v1.0.0",
+    ];
+    let (code, findings, _) = check_json(cwd, &args);
+    assert_eq!(code, 1);
+    brief(&findings)
+}
+
 #[test]
 fn a_bare_clone_with_git_dir() {
-    let h = history();
     let outside = support::tempdir();
-    let bare = outside.path().join("bare.git");
-    git_in(
-        outside.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            h.repo.path().to_str().unwrap(),
-            "bare.git",
-        ],
-    );
-    let (code, findings, _) = check_json(
-        outside.path(),
-        &[
-            "proto",
-            "--git-dir",
-            bare.to_str().unwrap(),
-            "--rev",
-            "main",
-            "--against",
-            "v1.0.0",
-        ],
-    );
-    assert_eq!(code, 1);
-    assert_eq!(
-        brief(&findings),
-        vec![TYPE_CHANGE, LEGACY_GONE, LEGACY_GONE]
-    );
+    let found = check_clone("--bare", outside.path(), "bare.git", outside.path(), "main");
+    assert_eq!(found, vec![TYPE_CHANGE, LEGACY_GONE, LEGACY_GONE]);
     // Without --rev a bare repository has no new side.
-    let out = run(
-        outside.path(),
-        &[
-            "check",
-            "proto",
-            "--git-dir",
-            bare.to_str().unwrap(),
-            "--against",
-            "v1.0.0",
-        ],
-    );
+    let bare = outside.path().join("bare.git");
+    let args = [
+        "check",
+        "proto",
+        "--git-dir",
+        bare.to_str().unwrap(),
+        "--against",
+        "v1.0.0",
+    ];
+    let out = run(outside.path(), &args);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bare"));
 }
@@ -300,37 +301,15 @@ fn a_bare_clone_with_git_dir() {
 /// a repository whose own work tree lies elsewhere (or was never checked out).
 #[test]
 fn git_dir_paths_are_relative_to_the_top_from_anywhere() {
-    let h = history();
-    let outside = support::tempdir();
-    git_in(
+    let (outside, elsewhere) = (support::tempdir(), support::tempdir());
+    let found = check_clone(
+        "--no-checkout",
         outside.path(),
-        &[
-            "clone",
-            "-q",
-            "--no-checkout",
-            h.repo.path().to_str().unwrap(),
-            "clone",
-        ],
-    );
-    let elsewhere = support::tempdir();
-    let git_dir = outside.path().join("clone/.git");
-    let (code, findings, _) = check_json(
+        "clone",
         elsewhere.path(),
-        &[
-            "proto",
-            "--git-dir",
-            git_dir.to_str().unwrap(),
-            "--rev",
-            "origin/main",
-            "--against",
-            "v1.0.0",
-        ],
+        "origin/main",
     );
-    assert_eq!(code, 1);
-    assert_eq!(
-        brief(&findings),
-        vec![TYPE_CHANGE, LEGACY_GONE, LEGACY_GONE]
-    );
+    assert_eq!(found, vec![TYPE_CHANGE, LEGACY_GONE, LEGACY_GONE]);
 }
 
 #[test]
