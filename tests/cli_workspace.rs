@@ -267,40 +267,29 @@ fn the_against_side_is_validated_too() {
 }
 
 #[test]
-fn workspace_and_buf_yaml_in_one_directory_is_an_error() {
-    let dir = fixture_copy();
-    write(&dir.path().join("new"), "buf.yaml", "version: v1\n");
-    let err = fails_new_against_old(dir.path());
-    assert!(
-        err.contains("buf.work.yaml and buf.yaml @ working tree: a workspace file and a buf.yaml cannot be in the same directory"),
-        "{err}"
-    );
-}
-
-#[test]
-fn a_v2_buf_yaml_inside_a_v1_workspace_is_an_error() {
-    let dir = fixture_copy();
-    write(&dir.path().join("new"), "vendor/buf.yaml", "version: v2\n");
-    let err = fails_new_against_old(dir.path());
-    assert!(
-        err.contains("vendor/buf.yaml @ working tree: version v2 in a module of the workspace buf.work.yaml @ working tree"),
-        "{err}"
-    );
-}
-
-#[test]
-fn an_unknown_rule_in_a_module_points_into_that_modules_buf_yaml() {
-    let dir = fixture_copy();
-    write(
-        &dir.path().join("new"),
-        "vendor/buf.yaml",
-        "version: v1\nbreaking:\n  use: [NOT_A_RULE]\n",
-    );
-    let err = fails_new_against_old(dir.path());
-    assert!(
-        err.contains("vendor/buf.yaml @ working tree: \"NOT_A_RULE\" is not a known rule"),
-        "{err}"
-    );
+fn bad_module_configurations_are_errors_naming_file_and_revision() {
+    for (path, text, expected) in [
+        (
+            "buf.yaml",
+            "version: v1\n",
+            "buf.work.yaml and buf.yaml @ working tree: a workspace file and a buf.yaml cannot be in the same directory",
+        ),
+        (
+            "vendor/buf.yaml",
+            "version: v2\n",
+            "vendor/buf.yaml @ working tree: version v2 in a module of the workspace buf.work.yaml @ working tree",
+        ),
+        (
+            "vendor/buf.yaml",
+            "version: v1\nbreaking:\n  use: [NOT_A_RULE]\n",
+            "vendor/buf.yaml @ working tree: \"NOT_A_RULE\" is not a known rule",
+        ),
+    ] {
+        let dir = fixture_copy();
+        write(&dir.path().join("new"), path, text);
+        let err = fails_new_against_old(dir.path());
+        assert!(err.contains(expected), "{path}: {text:?}:\n{err}");
+    }
 }
 
 /// buf's legacy name of buf.work.yaml.
