@@ -126,6 +126,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     };
     let new_layout = layout_of(new_override, &new_buf);
     let old_layout = layout_of(old_override, &old_buf);
+    let deps = declared_deps([&new_buf, &old_buf]);
 
     let mut selections = Vec::new();
     for module in &new_layout.modules {
@@ -157,7 +158,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             (&new, &new_layout, new_module),
             (&old, &old_layout, old_module),
             &selections[new_module],
-            opts,
+            (opts, &deps),
             &mut module_warnings,
         )?;
         warnings.extend(module_warnings);
@@ -268,7 +269,7 @@ fn check_module(
     (new, new_layout, new_module): (&Side, &Layout, usize),
     (old, old_layout, old_module): (&Side, &Layout, usize),
     selection: &Selection,
-    opts: &CheckOptions,
+    (opts, deps): (&CheckOptions, &[String]),
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let (new_files, old_files) = rayon::join(
@@ -295,7 +296,7 @@ fn check_module(
     };
     unresolved_imports(
         [old_built.unresolved_imports, new_built.unresolved_imports],
-        opts.allow_missing_imports,
+        (opts.allow_missing_imports, deps),
         warnings,
     )?;
 
@@ -368,7 +369,7 @@ struct ModuleResult {
 /// a pass would claim more than was seen.
 fn unresolved_imports(
     sides: [Vec<model::MissingImport>; 2],
-    allowed: bool,
+    (allowed, deps): (bool, &[String]),
     warnings: &mut Vec<Report>,
 ) -> Result<(), Error> {
     let missing = sides.into_iter().flatten();
@@ -380,10 +381,24 @@ fn unresolved_imports(
     if missing.is_empty() {
         return Ok(());
     }
+    let help = match deps {
+        [] => "add the directory that holds them with `-I DIR` (read from the same revision), \
+               or pass `--allow-missing-imports` to compare anyway, with names from the \
+               missing files compared as written"
+            .to_string(),
+        deps => format!(
+            "buf.yaml depends on {}, which protocompat does not download: export each once \
+             (`buf export MODULE -o deps`) and pass `-I deps`, or pass \
+             `--allow-missing-imports` to compare anyway, with names from the missing files \
+             compared as written",
+            deps.iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+    };
     missing.push(miette::miette!(
-        help = "add the directory that holds them with `-I DIR` (read from the same revision), \
-                or pass `--allow-missing-imports` to compare anyway, with names from the \
-                missing files compared as written",
+        help = help,
         "{} import{} could not be found, so the types from {} were not checked",
         missing.len(),
         if missing.len() == 1 { "" } else { "s" },
@@ -392,6 +407,18 @@ fn unresolved_imports(
     Err(Error {
         diagnostics: missing,
     })
+}
+
+/// The BSR dependencies either side's buf configuration declares.
+fn declared_deps(configs: [&Option<Config>; 2]) -> Vec<String> {
+    let mut deps: Vec<String> = configs
+        .into_iter()
+        .flatten()
+        .flat_map(Config::all_deps)
+        .collect();
+    deps.sort();
+    deps.dedup();
+    deps
 }
 
 /// Each compared file's text, keyed by the path findings report.
@@ -606,6 +633,18 @@ fn dir_side(opts: &CheckOptions, dir: &Path) -> Result<Side, Report> {
     })
 }
 
+/// An include root that git does not track (dependencies exported with `buf export` into a
+/// git-ignored directory): read from disk for every revision, since no revision has it.
+fn untracked_include(dir: &Path, path: &str, label: &str) -> Result<Arc<dyn Tree>, Report> {
+    if dir.is_dir() {
+        return Ok(Arc::new(FsTree::new(dir, "working tree")));
+    }
+    Err(miette!(
+        "{} @ {label}: include root does not exist at this revision, nor on disk",
+        shown(path)
+    ))
+}
+
 fn disk_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
     if !dir.is_dir() {
         return Err(miette!(
@@ -632,13 +671,10 @@ fn git_side(
     let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
     for dir in &opts.includes {
         let path = repo.path_in_repo(dir)?;
-        let include = GitTree::new(repo, tree, &path, label)?.ok_or_else(|| {
-            miette!(
-                "{} @ {label}: include root does not exist at this revision",
-                shown(&path)
-            )
-        })?;
-        includes.push(Arc::new(include));
+        includes.push(match GitTree::new(repo, tree, &path, label)? {
+            Some(include) => Arc::new(include),
+            None => untracked_include(dir, &path, label)?,
+        });
     }
     Ok(Side {
         root: Arc::new(root),
@@ -653,13 +689,10 @@ fn index_side(opts: &CheckOptions, repo: &Repo) -> Result<Side, Report> {
     let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
     for dir in &opts.includes {
         let path = repo.path_in_repo(dir)?;
-        let include = IndexTree::new(repo, &path)?.ok_or_else(|| {
-            miette!(
-                "{} @ index: no staged file under include root",
-                shown(&path)
-            )
-        })?;
-        includes.push(Arc::new(include));
+        includes.push(match IndexTree::new(repo, &path)? {
+            Some(include) => Arc::new(include),
+            None => untracked_include(dir, &path, "index")?,
+        });
     }
     Ok(Side {
         root: Arc::new(root),

@@ -492,3 +492,48 @@ fn directory_against_directory_needs_no_git() {
     assert_eq!(code, 1);
     assert_eq!(brief(&findings), vec![TYPE_CHANGE]);
 }
+
+/// Dependencies exported into a git-ignored directory (`buf export buf.build/... -o deps`)
+/// resolve imports at every revision: an include root that no revision tracks is read from
+/// disk. Without it the import is missing, which is an error.
+#[test]
+fn an_untracked_include_root_serves_every_revision() {
+    let repo = Repo::new();
+    let money =
+        "syntax = \"proto3\";\npackage google.type;\nmessage Money { string currency_code = 1; }\n";
+    let order = |ty: &str| {
+        format!(
+            "syntax = \"proto3\";\npackage acme;\nimport \"google/type/money.proto\";\n\
+             message Order {{\n  google.type.Money total = 1;\n  {ty} note = 2;\n}}\n"
+        )
+    };
+    repo.write(".gitignore", "deps/\n");
+    repo.write("deps/google/type/money.proto", money);
+    repo.write("proto/order.proto", &order("string"));
+    repo.commit("c1");
+    repo.write("proto/order.proto", &order("bytes"));
+    repo.commit("c2");
+    let args = [
+        "proto",
+        "-I",
+        "deps",
+        "--rev",
+        "HEAD",
+        "--against",
+        "HEAD~1",
+    ];
+    let (code, findings, _) = check_json(repo.path(), &args);
+    assert_eq!(code, 1);
+    assert_eq!(
+        brief(&findings),
+        vec!["FIELD_SAME_TYPE order.proto:6:3-6:8"]
+    );
+    let err = support::check_fails(
+        repo.path(),
+        &["proto", "--rev", "HEAD", "--against", "HEAD~1"],
+    );
+    assert!(
+        err.contains("import \"google/type/money.proto\" was not found"),
+        "{err}"
+    );
+}

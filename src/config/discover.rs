@@ -108,6 +108,7 @@ fn v1_workspace(
         breaking: first.breaking,
         layout: Layout { modules },
         kind: Kind::BufYaml,
+        deps: Vec::new(),
         source: Some((display, text.to_string())),
     })
 }

@@ -92,6 +92,9 @@ pub struct Config {
     pub kind: Kind,
     /// The text it was read from and what diagnostics call it, to point at offending ids.
     pub source: Option<(String, String)>,
+    /// The BSR modules a buf.yaml depends on (`deps:`). protocompat never downloads them; they
+    /// name what to export when their imports cannot be found.
+    pub deps: Vec<String>,
 }
 
 impl Default for Config {
@@ -104,11 +107,30 @@ impl Default for Config {
             layout: Layout::default(),
             kind: Kind::Defaults,
             source: None,
+            deps: Vec::new(),
         }
     }
 }
 
 impl Config {
+    /// Every dependency this configuration and the configurations of its modules declare.
+    pub fn all_deps(&self) -> Vec<String> {
+        let modules = self
+            .layout
+            .modules
+            .iter()
+            .filter_map(|m| m.config.as_deref());
+        let mut deps: Vec<String> = self
+            .deps
+            .iter()
+            .chain(modules.flat_map(|c| &c.deps))
+            .cloned()
+            .collect();
+        deps.sort();
+        deps.dedup();
+        deps
+    }
+
     /// Parses a `buf.yaml`. `display` names it in diagnostics (e.g. `buf.yaml @ main`).
     pub fn from_buf_yaml(text: &str, display: &str) -> Result<Config, Report> {
         yaml::parse(text, display)

@@ -58,6 +58,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
         layout: Layout::default(),
         kind: Kind::Toml,
         source: Some((display.to_string(), text.to_string())),
+        deps: Vec::new(),
     })
 }
 

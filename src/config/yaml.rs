@@ -23,7 +23,6 @@ struct FileV1 {
     version: Option<String>,
     #[allow(dead_code)]
     name: Option<Value>,
-    #[allow(dead_code)]
     deps: Option<Value>,
     #[serde(default)]
     build: BuildV1,
@@ -51,7 +50,6 @@ struct FileV2 {
     name: Option<Value>,
     #[serde(default)]
     modules: Vec<ModuleV2>,
-    #[allow(dead_code)]
     deps: Option<Value>,
     #[allow(dead_code)]
     lint: Option<Value>,
@@ -146,6 +144,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             .version
     };
     let version = version.unwrap_or_else(|| "v1beta1".to_string());
+    let deps;
     let (breaking, layout) = match version.as_str() {
         "v1beta1" | "v1" => {
             let file: FileV1 = if empty {
@@ -153,6 +152,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
             } else {
                 yaml_serde::from_str(text).map_err(error)?
             };
+            deps = file.deps.clone();
             let mut roots: Vec<String> = file.build.roots.iter().map(|r| normalize(r)).collect();
             if roots.is_empty() || version == "v1" {
                 roots = vec![String::new()];
@@ -171,6 +171,7 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
         }
         "v2" => {
             let file: FileV2 = yaml_serde::from_str(text).map_err(error)?;
+            deps = file.deps.clone();
             v2_breaking_and_layout(file)
         }
         other => {
@@ -193,7 +194,19 @@ pub fn parse(text: &str, display: &str) -> Result<Config, Report> {
         layout,
         kind: Kind::BufYaml,
         source: Some((display.to_string(), text.to_string())),
+        deps: dep_names(deps),
     })
+}
+
+/// The module names of `deps:` (a list of strings; anything else names nothing).
+fn dep_names(deps: Option<Value>) -> Vec<String> {
+    let Some(Value::Sequence(items)) = deps else {
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .filter_map(|item| item.as_str().map(str::to_string))
+        .collect()
 }
 
 /// A v2 workspace: one module per entry, each with its own breaking section or the
