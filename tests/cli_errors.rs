@@ -151,11 +151,21 @@ fn a_protocompat_toml_that_does_not_parse() {
 }
 
 #[test]
-fn an_include_root_absent_at_the_revision() {
+/// An include root neither in the revision nor on disk. (One that git does not track but
+/// that exists on disk, a git-ignored `buf export`, serves every revision: tests/cli_git.rs.)
+fn an_include_root_absent_at_the_revision_and_on_disk() {
     let repo = one_commit();
-    std::fs::create_dir_all(repo.path().join("vendor")).unwrap();
-    let err = check_fails(repo.path(), &["proto", "-I", "vendor", "--against", "HEAD"]);
-    assert_mentions(&err, &["vendor @ HEAD", "include root"]);
+    let args = [
+        "proto",
+        "-I",
+        "vendor",
+        "--rev",
+        "HEAD",
+        "--against",
+        "HEAD",
+    ];
+    let err = check_fails(repo.path(), &args);
+    assert_mentions(&err, &["vendor @ HEAD", "include root", "nor on disk"]);
 }
 
 #[test]
