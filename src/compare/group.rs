@@ -29,19 +29,27 @@ pub struct Group {
 }
 
 /// A part of one side that a cause covers: findings of `rules` (all rules when empty) whose
-/// location on that side lies inside it belong to the cause.
+/// location on that side matches it belong to the cause.
 struct Region {
     old_side: bool,
     path: String,
     /// None: the whole file.
     span: Option<Span>,
-    /// The finding's span must equal `span` (a deleted type is reported at its own span; a
-    /// type nested in it is a different element).
-    exact: bool,
+    matching: Match,
     rules: &'static [&'static str],
-    /// The finding's message must start with this (deletions of several fields of one message
-    /// share their location; the message names the field).
-    message_prefix: Option<String>,
+}
+
+/// How a finding's span must relate to a region's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Match {
+    /// Inside it.
+    Within,
+    /// Equal to it: a deleted type is reported at its own span; a type nested in it is a
+    /// different element.
+    Exact,
+    /// The finding's focus equals it: deletions of several fields of one message share their
+    /// location (the message); the focus is the field.
+    Focus,
 }
 
 struct Candidate {
@@ -122,8 +130,7 @@ struct RegionIndex<'a> {
 struct FileRegions<'a> {
     whole_file: Vec<(usize, &'a Region)>,
     exact: HashMap<Span, Vec<(usize, &'a Region)>>,
-    /// Exact regions that also need a message prefix, by (span, prefix).
-    prefixed: HashMap<(Span, &'a str), Vec<(usize, &'a Region)>>,
+    focused: HashMap<Span, Vec<(usize, &'a Region)>>,
     /// Regions containing the finding's span, sorted by start, with the largest end among
     /// each entry and those before it (to stop scanning backwards once nothing can contain).
     containing: Vec<(Span, usize, &'a Region)>,
@@ -136,17 +143,13 @@ impl<'a> RegionIndex<'a> {
         for (i, c) in candidates.iter().enumerate() {
             for r in &c.regions {
                 let file = index.by_file.entry((r.old_side, &r.path)).or_default();
-                match (r.span, r.exact, &r.message_prefix) {
-                    (None, _, _) => file.whole_file.push((i, r)),
-                    (Some(span), true, Some(prefix)) => {
-                        debug_assert!(prefix.ends_with('"'), "prefixes end at a quote");
-                        file.prefixed
-                            .entry((span, prefix.as_str()))
-                            .or_default()
-                            .push((i, r));
+                match (r.span, r.matching) {
+                    (None, _) => file.whole_file.push((i, r)),
+                    (Some(span), Match::Exact) => file.exact.entry(span).or_default().push((i, r)),
+                    (Some(span), Match::Focus) => {
+                        file.focused.entry(span).or_default().push((i, r))
                     }
-                    (Some(span), true, None) => file.exact.entry(span).or_default().push((i, r)),
-                    (Some(span), false, _) => file.containing.push((span, i, r)),
+                    (Some(span), Match::Within) => file.containing.push((span, i, r)),
                 }
             }
         }
@@ -194,17 +197,11 @@ impl FileRegions<'_> {
                 best = Some(best.map_or(i, |b| b.min(i)));
             }
         };
+        if let Some(focus) = finding.focus {
+            take(self.focused.get(&focus).and_then(|list| covering(list)));
+        }
         let Some(span) = span else { return best };
         take(self.exact.get(&span).and_then(|list| covering(list)));
-        // A prefix ends at a quote, so only the message's quote-terminated prefixes can match.
-        for (at, _) in finding.message.match_indices('"') {
-            let prefix = &finding.message[..=at];
-            take(
-                self.prefixed
-                    .get(&(span, prefix))
-                    .and_then(|list| covering(list)),
-            );
-        }
         take(self.containing_cause(finding, span));
         best
     }
@@ -233,20 +230,14 @@ impl Region {
             old_side: self.old_side,
             path: self.path.clone(),
             span: self.span,
-            exact: self.exact,
+            matching: self.matching,
             rules: self.rules,
-            message_prefix: self.message_prefix.clone(),
         }
     }
 
     fn covers(&self, f: &Finding) -> bool {
         if !self.rules.is_empty() && !self.rules.contains(&f.rule) {
             return false;
-        }
-        if let Some(prefix) = &self.message_prefix {
-            if !f.message.starts_with(prefix.as_str()) {
-                return false;
-            }
         }
         let at = if self.old_side {
             f.previous.as_ref()
@@ -257,10 +248,17 @@ impl Region {
         if at.path != self.path {
             return false;
         }
-        match (self.span, at.span) {
+        // The focus is an old-side span; only old-side regions match on it.
+        let inner = match self.matching {
+            Match::Focus => f.focus.filter(|_| self.old_side),
+            _ => at.span,
+        };
+        match (self.span, inner) {
             (None, _) => true,
-            (Some(outer), Some(inner)) if self.exact => outer == inner,
-            (Some(outer), Some(inner)) => outer.start <= inner.start && inner.end <= outer.end,
+            (Some(outer), Some(inner)) if self.matching == Match::Within => {
+                outer.start <= inner.start && inner.end <= outer.end
+            }
+            (Some(outer), Some(inner)) => outer == inner,
             (Some(_), None) => false,
         }
     }
@@ -324,21 +322,23 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(new.span),
-                exact: false,
+                matching: Match::Within,
                 rules: ONEOF_RULES,
-                message_prefix: None,
             }],
         });
     }
     out
 }
 
-/// The words that differ between a deleted field and a deleted enum value.
+/// What differs between a deleted field and a deleted enum value: the words, the rules, and
+/// how their findings point at them.
 struct NumberedElement {
     key: &'static str,
     noun: &'static str,
     container: &'static str,
     restore: &'static str,
+    rules: &'static [&'static str],
+    matching: Match,
 }
 
 const DELETED_FIELD: NumberedElement = NumberedElement {
@@ -346,6 +346,8 @@ const DELETED_FIELD: NumberedElement = NumberedElement {
     noun: "field",
     container: "message",
     restore: "field",
+    rules: FIELD_DELETE_RULES,
+    matching: Match::Focus,
 };
 
 const DELETED_ENUM_VALUE: NumberedElement = NumberedElement {
@@ -353,6 +355,8 @@ const DELETED_ENUM_VALUE: NumberedElement = NumberedElement {
     noun: "enum value",
     container: "enum",
     restore: "value",
+    rules: ENUM_VALUE_DELETE_RULES,
+    matching: Match::Exact,
 };
 
 /// The cause "a numbered element was deleted" from its old parent (full name, and `owner`:
@@ -384,7 +388,7 @@ fn deleted_number_group(
 }
 
 /// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
-/// report it once each.
+/// report it once each, at the message, with the field as their focus.
 fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.message_pairs() {
@@ -392,73 +396,63 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
         if old.is_map_entry {
             continue;
         }
-        let package = &pair.old.file.package;
-        let owner = relative(&old.full_name, package);
         // A set: a scan per field would be quadratic on messages with many fields.
         let new_numbers: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
-        for field in &old.fields {
-            if new_numbers.contains(&field.number) {
-                continue;
-            }
-            let name = reserved_name_literal(&pair.new.file.syntax, &field.name);
-            out.push(Candidate {
-                group: deleted_number_group(
-                    &DELETED_FIELD,
-                    (old.full_name.as_str(), owner),
-                    (field.name.as_str(), field.number),
-                    &name,
-                    loc(pair.old.file, field.span),
-                ),
-                regions: vec![Region {
-                    old_side: true,
-                    path: pair.old.file.path.clone(),
-                    span: Some(old.span),
-                    exact: true,
-                    rules: FIELD_DELETE_RULES,
-                    message_prefix: Some(format!(
-                        "Previously present field \"{}\" with name \"{}\"",
-                        field.number, field.name
-                    )),
-                }],
-            });
+        let deleted = old
+            .fields
+            .iter()
+            .filter(|f| !new_numbers.contains(&f.number));
+        for field in deleted {
+            let element = (field.name.as_str(), field.number, field.span);
+            out.push(deletion(&DELETED_FIELD, pair, &old.full_name, element));
         }
     }
     out
 }
 
-/// An enum value (number) deleted: ENUM_VALUE_NO_DELETE and its variants report it once each.
+/// An enum value (number) deleted: ENUM_VALUE_NO_DELETE and its variants report it once
+/// each, at the value.
 fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.enum_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
-        let owner = relative(&old.full_name, &pair.old.file.package);
         let new_numbers: HashSet<i64> = new.values.iter().map(|v| v.number).collect();
         let mut seen = HashSet::new();
         for value in &old.values {
             if !seen.insert(value.number) || new_numbers.contains(&value.number) {
                 continue;
             }
-            let name = reserved_name_literal(&pair.new.file.syntax, &value.name);
-            out.push(Candidate {
-                group: deleted_number_group(
-                    &DELETED_ENUM_VALUE,
-                    (old.full_name.as_str(), owner),
-                    (value.name.as_str(), value.number),
-                    &name,
-                    loc(pair.old.file, value.span),
-                ),
-                regions: vec![Region {
-                    old_side: true,
-                    path: pair.old.file.path.clone(),
-                    span: Some(value.span),
-                    exact: true,
-                    rules: ENUM_VALUE_DELETE_RULES,
-                    message_prefix: None,
-                }],
-            });
+            let element = (value.name.as_str(), value.number, value.span);
+            out.push(deletion(&DELETED_ENUM_VALUE, pair, &old.full_name, element));
         }
     }
     out
+}
+
+/// The cause "`element` (name, number, old span) was deleted from the old side of `pair`".
+fn deletion<T>(
+    what: &NumberedElement,
+    pair: &super::Pair<T>,
+    owner: &str,
+    (name, number, span): (&str, i64, Span),
+) -> Candidate {
+    let file = pair.old.file;
+    Candidate {
+        group: deleted_number_group(
+            what,
+            (owner, relative(owner, &file.package)),
+            (name, number),
+            &reserved_name_literal(&pair.new.file.syntax, name),
+            loc(file, span),
+        ),
+        regions: vec![Region {
+            old_side: true,
+            path: file.path.clone(),
+            span: Some(span),
+            matching: what.matching,
+            rules: what.rules,
+        }],
+    }
 }
 
 /// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
@@ -511,9 +505,8 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: false,
                 path: pair.new.file.path.clone(),
                 span: Some(new.span),
-                exact: false,
+                matching: Match::Within,
                 rules: RENAME_RULES,
-                message_prefix: None,
             }],
         });
     }
@@ -712,9 +705,8 @@ fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
                     old_side: false,
                     path: path.to_string(),
                     span: Some(span),
-                    exact: false,
+                    matching: Match::Within,
                     rules: TYPE_CHANGE_RULES,
-                    message_prefix: None,
                 });
         }
     };
@@ -838,9 +830,8 @@ fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
         old_side: true,
         path: file.path.clone(),
         span: Some(span),
-        exact: true,
+        matching: Match::Exact,
         rules: TYPE_DELETE_RULES,
-        message_prefix: None,
     };
     let mut out = Vec::new();
     let mut todo = vec![(old_name.to_string(), new_name.to_string())];
@@ -932,9 +923,8 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
                 old_side: true,
                 path: path.clone(),
                 span: None,
-                exact: false,
+                matching: Match::Within,
                 rules: ANY_RULE,
-                message_prefix: None,
             }],
         });
     }
