@@ -8,6 +8,8 @@
 #                   merge base with HEAD
 #   INPUT_ROOT      schema directory (default .)
 #   INPUT_CONFIG    configuration file (default: the one at the root)
+#   INPUT_INCLUDE   include roots, one per line (each becomes -I DIR)
+#   INPUT_ALLOW_MISSING_IMPORTS  true: --allow-missing-imports
 #   INPUT_FAIL_ON   error | warning | never (default error)
 #   INPUT_SARIF     path to write SARIF to (default: none)
 #   INPUT_SUMMARY   true: append a Markdown report to $GITHUB_STEP_SUMMARY (default true)
@@ -61,6 +63,14 @@ fi
 common=(check "$root" --against "$against" "${merge_base[@]}")
 if [ -n "${INPUT_CONFIG:-}" ]; then
   common+=(--config "$INPUT_CONFIG")
+fi
+while IFS= read -r dir; do
+  dir="${dir#"${dir%%[![:space:]]*}"}"
+  dir="${dir%"${dir##*[![:space:]]}"}"
+  [ -n "$dir" ] && common+=(-I "$dir")
+done <<< "${INPUT_INCLUDE:-}"
+if [ "${INPUT_ALLOW_MISSING_IMPORTS:-false}" = "true" ]; then
+  common+=(--allow-missing-imports)
 fi
 
 # Annotations on stdout; this run's exit code decides the step's.

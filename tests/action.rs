@@ -328,3 +328,47 @@ fn assert_sarif_valid(log: &Value) {
     let errors: Vec<String> = validator.iter_errors(log).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// A pull request whose schema imports a dependency kept outside git (a git-ignored `buf
+/// export`): without `include` the import is missing and the step fails with exit 2; with
+/// it, the check runs; `allow-missing-imports` also lets it run, with a warning.
+#[test]
+fn include_roots_and_missing_imports_reach_the_check() {
+    let repo = Repo::new();
+    let order = |ty: &str| {
+        format!(
+            "syntax = \"proto3\";\npackage acme.v1;\nimport \"dep/money.proto\";\n\
+             message Order {{\n  dep.Money total = 1;\n  {ty} note = 2;\n}}\n"
+        )
+    };
+    repo.write(".gitignore", "deps/\n");
+    repo.write(
+        "deps/dep/money.proto",
+        "syntax = \"proto3\";\npackage dep;\nmessage Money {}\n",
+    );
+    repo.write("proto/acme/v1/order.proto", &order("string"));
+    let base = repo.commit("base");
+    repo.write("proto/acme/v1/order.proto", &order("bytes"));
+    let head = repo.commit("head");
+    let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
+    let mut with = BTreeMap::from([("root".to_string(), "proto".to_string())]);
+    let run = run_script(&repo, &with, &event, &head);
+    assert_eq!(run.code, 2);
+    with.insert("include".into(), "  deps  \n\n".into());
+    let run = run_script(&repo, &with, &event, &head);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("title=FIELD_SAME_TYPE::"),
+        "{}",
+        run.stdout
+    );
+    with.remove("include");
+    with.insert("allow-missing-imports".into(), "true".into());
+    let run = run_script(&repo, &with, &event, &head);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("title=FIELD_SAME_TYPE::"),
+        "{}",
+        run.stdout
+    );
+}
