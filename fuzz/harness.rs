@@ -65,7 +65,8 @@ pub fn build_files(data: &[u8]) {
 }
 
 /// Target `compare`: the input split into an old and a new set of files; when both build,
-/// every rule runs over the pair and the findings render as JSON and text.
+/// every rule runs over the pair, the findings render in every format, and the `--fix`
+/// edits apply cleanly and leave files that still parse.
 pub fn compare_schemas(data: &[u8]) {
     if data.len() > MAX_INPUT {
         return;
@@ -85,6 +86,7 @@ pub fn compare_schemas(data: &[u8]) {
     for finding in &findings {
         assert_finding(finding, &old, &new);
     }
+    check_fix(&old, &new, &mut findings);
     let groups = compare::group::assign(&mut findings, &old, &new);
     let texts = |schema: &Schema| -> HashMap<String, report::SourceText> {
         schema
@@ -110,6 +112,26 @@ pub fn compare_schemas(data: &[u8]) {
                 assert!(parsed.is_ok(), "JSON report does not parse: {rendered}");
             }
         }
+    }
+}
+
+/// What `--fix` would write: each file's edits apply (no overlap, inside the file, on
+/// character boundaries) and the fixed text parses without a syntax error.
+fn check_fix(old: &Schema, new: &Schema, findings: &mut [Finding]) {
+    protocompat::fix::attach_edits(old, new, findings, &str::to_string);
+    let mut by_path: HashMap<&str, Vec<&compare::Edit>> = HashMap::new();
+    for edit in findings.iter().flat_map(|f| f.edits.iter()) {
+        by_path.entry(edit.path.as_str()).or_default().push(edit);
+    }
+    for (path, edits) in by_path {
+        let file = new.files.get(path).expect("edits name a compared file");
+        let fixed = protocompat::fix::apply_edits(&file.text, &edits)
+            .unwrap_or_else(|why| panic!("--fix edits do not apply to {path}: {why}"));
+        let errors = parse::parse(&fixed).errors;
+        assert!(
+            errors.is_empty(),
+            "--fix leaves {path} unparsable: {errors:?}\n{fixed}"
+        );
     }
 }
 
