@@ -34,6 +34,13 @@ fn fix_under_wire_json(old: &str, new: &str) -> (TempDir, Output) {
     (dir, out)
 }
 
+/// `--fix` under WIRE_JSON turns `new` into exactly `expected` and then passes.
+fn fixes_to(old: &str, new: &str, expected: &str) {
+    let (dir, out) = fix_under_wire_json(old, new);
+    assert_eq!(new_text(dir.path()), expected);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 fn check(dir: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["check", "new", "--against", "old"];
     args.extend_from_slice(extra);
@@ -82,12 +89,7 @@ fn merged_into_existing_statements_sorted_without_duplicates() {
     let new = p3(
         "message Order {\n  reserved 2, 8 to 9;\n  reserved \"a\", \"z\";\n  string id = 1;\n}\n",
     );
-    let (dir, out) = fix_under_wire_json(&old, &new);
-    assert_eq!(
-        new_text(dir.path()),
-        p3("message Order {\n  reserved 2, 4, 8 to 9, 12;\n  reserved \"a\", \"m\", \"n\", \"z\";\n  string id = 1;\n}\n")
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fixes_to(&old, &new, &p3("message Order {\n  reserved 2, 4, 8 to 9, 12;\n  reserved \"a\", \"m\", \"n\", \"z\";\n  string id = 1;\n}\n"));
 }
 
 #[test]
@@ -95,12 +97,7 @@ fn an_enum_value() {
     let old =
         p3("enum Status {\n  STATUS_UNSPECIFIED = 0;\n  STATUS_OPEN = 1;\n  STATUS_DONE = 2;\n}\n");
     let new = p3("enum Status {\n  STATUS_UNSPECIFIED = 0;\n  STATUS_DONE = 2;\n}\n");
-    let (dir, out) = fix_under_wire_json(&old, &new);
-    assert_eq!(
-        new_text(dir.path()),
-        p3("enum Status {\n  reserved 1;\n  reserved \"STATUS_OPEN\";\n  STATUS_UNSPECIFIED = 0;\n  STATUS_DONE = 2;\n}\n")
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fixes_to(&old, &new, &p3("enum Status {\n  reserved 1;\n  reserved \"STATUS_OPEN\";\n  STATUS_UNSPECIFIED = 0;\n  STATUS_DONE = 2;\n}\n"));
 }
 
 #[test]
@@ -110,12 +107,7 @@ fn editions_reserve_names_as_identifiers() {
     let new = format!(
         "{head}message Order {{\n  reserved 7;\n  reserved legacy;\n  string id = 1;\n}}\n"
     );
-    let (dir, out) = fix_under_wire_json(&old, &new);
-    assert_eq!(
-        new_text(dir.path()),
-        format!("{head}message Order {{\n  reserved 2, 7;\n  reserved legacy, qty;\n  string id = 1;\n}}\n")
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fixes_to(&old, &new, &format!("{head}message Order {{\n  reserved 2, 7;\n  reserved legacy, qty;\n  string id = 1;\n}}\n"));
 }
 
 #[test]
@@ -123,24 +115,14 @@ fn crlf_files_stay_crlf() {
     let old = "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  string id = 1;\r\n  int32 qty = 2;\r\n}\r\n";
     let new =
         "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  string id = 1;\r\n}\r\n";
-    let (dir, out) = fix_under_wire_json(old, new);
-    assert_eq!(
-        new_text(dir.path()),
-        "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  reserved 2;\r\n  reserved \"qty\";\r\n  string id = 1;\r\n}\r\n"
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fixes_to(old, new, "syntax = \"proto3\";\r\npackage acme.v1;\r\nmessage Order {\r\n  reserved 2;\r\n  reserved \"qty\";\r\n  string id = 1;\r\n}\r\n");
 }
 
 #[test]
 fn tab_indentation_is_kept_in_nested_messages() {
     let old = p3("message Order {\n\tmessage Line {\n\t\tstring sku = 1;\n\t\tint32 qty = 2;\n\t}\n\tLine line = 1;\n}\n");
     let new = p3("message Order {\n\tmessage Line {}\n\tLine line = 1;\n}\n");
-    let (dir, out) = fix_under_wire_json(&old, &new);
-    assert_eq!(
-        new_text(dir.path()),
-        p3("message Order {\n\tmessage Line {\n\t\treserved 1 to 2;\n\t\treserved \"qty\", \"sku\";\n\t}\n\tLine line = 1;\n}\n")
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fixes_to(&old, &new, &p3("message Order {\n\tmessage Line {\n\t\treserved 1 to 2;\n\t\treserved \"qty\", \"sku\";\n\t}\n\tLine line = 1;\n}\n"));
 }
 
 #[test]
