@@ -351,24 +351,21 @@ fn include_roots_and_missing_imports_reach_the_check() {
     repo.write("proto/acme/v1/order.proto", &order("bytes"));
     let head = repo.commit("head");
     let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
-    let mut with = BTreeMap::from([("root".to_string(), "proto".to_string())]);
+    let with = BTreeMap::from([("root".to_string(), "proto".to_string())]);
     let run = run_script(&repo, &with, &event, &head);
     assert_eq!(run.code, 2);
-    with.insert("include".into(), "  deps  \n\n".into());
-    let run = run_script(&repo, &with, &event, &head);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stdout.contains("title=FIELD_SAME_TYPE::"),
-        "{}",
-        run.stdout
-    );
-    with.remove("include");
-    with.insert("allow-missing-imports".into(), "true".into());
-    let run = run_script(&repo, &with, &event, &head);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stdout.contains("title=FIELD_SAME_TYPE::"),
-        "{}",
-        run.stdout
-    );
+    for (input, value) in [
+        ("include", "  deps  \n\n"),
+        ("allow-missing-imports", "true"),
+    ] {
+        let mut with = with.clone();
+        with.insert(input.into(), value.into());
+        let run = run_script(&repo, &with, &event, &head);
+        assert_eq!(run.code, 1, "{input}");
+        assert!(
+            run.stdout.contains("title=FIELD_SAME_TYPE::"),
+            "{input}: {}",
+            run.stdout
+        );
+    }
 }
