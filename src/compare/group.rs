@@ -318,16 +318,21 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
                 previous: loc(pair.old.file, old.span),
                 members: 0,
             },
-            regions: vec![Region {
-                old_side: false,
-                path: pair.new.file.path.clone(),
-                span: Some(new.span),
-                matching: Match::Within,
-                rules: ONEOF_RULES,
-            }],
+            regions: vec![inside_new_field(pair, ONEOF_RULES)],
         });
     }
     out
+}
+
+/// Findings of `rules` located inside the new side of a field pair.
+fn inside_new_field(pair: &super::FieldPair, rules: &'static [&'static str]) -> Region {
+    Region {
+        old_side: false,
+        path: pair.new.file.path.clone(),
+        span: Some(pair.new.field.span),
+        matching: Match::Within,
+        rules,
+    }
 }
 
 /// What differs between a deleted field and a deleted enum value: the words, the rules, and
@@ -501,13 +506,7 @@ fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
                 previous: loc(pair.old.file, old.name_span),
                 members: 0,
             },
-            regions: vec![Region {
-                old_side: false,
-                path: pair.new.file.path.clone(),
-                span: Some(new.span),
-                matching: Match::Within,
-                rules: RENAME_RULES,
-            }],
+            regions: vec![inside_new_field(pair, RENAME_RULES)],
         });
     }
     out
