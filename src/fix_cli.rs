@@ -4,7 +4,8 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use protocompat::{fix, CheckOptions, NewSide, Outcome};
+use protocompat::passes::fix;
+use protocompat::{CheckOptions, NewSide, Outcome};
 
 /// `--fix` edits files on disk: the new side must be them (the working tree, or ROOT as a
 /// plain directory). A git revision or the index cannot be edited.

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::compare::Finding;
+use crate::finding::Finding;
 use crate::rules::Severity;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {

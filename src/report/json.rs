@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::{categories, counts, severity, Context};
-use crate::compare::{Finding, Location};
+use crate::finding::{Finding, Location};
 
 #[derive(Serialize)]
 struct Document<'a> {

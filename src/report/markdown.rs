@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{categories, counts, severity, Context, Primary};
-use crate::compare::Finding;
+use crate::finding::Finding;
 use crate::rules::Severity;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {

@@ -9,16 +9,13 @@ mod markdown;
 mod msvs;
 mod sarif;
 mod short;
-mod snippet;
 mod text;
 
-use std::collections::HashMap;
-use std::time::Duration;
-
-use crate::compare::{Finding, Group, Location};
-use crate::ignore::Ignored;
+pub use crate::engine::{Sources, Stats};
+use crate::finding::{Finding, Location};
+use crate::passes::{Group, Ignored};
 use crate::rules::{self, Severity};
-pub use snippet::SourceText;
+pub use crate::source::SourceText;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -57,23 +54,6 @@ impl Format {
         };
         Format::from_str(ours, true).ok()
     }
-}
-
-/// The text of every compared file on both sides, keyed by the path findings report, and
-/// what to call each side (`main`, `working tree`, `index`).
-#[derive(Debug, Clone, Default)]
-pub struct Sources {
-    pub old_label: String,
-    pub new_label: String,
-    pub old: HashMap<String, SourceText>,
-    pub new: HashMap<String, SourceText>,
-}
-
-/// Facts about the check shown in the text summary.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Stats {
-    pub files_checked: usize,
-    pub elapsed: Duration,
 }
 
 /// How the text formats draw: colour, Unicode box characters, line width.

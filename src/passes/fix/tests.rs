@@ -1,6 +1,7 @@
 //! `--fix` edits on in-memory schemas: the text after applying them, exactly.
 
 use super::*;
+use crate::model::Schema;
 use crate::rules;
 use crate::rules::util::build_test_schema;
 
@@ -15,9 +16,10 @@ fn fixed_with(rule_ids: &[&str], old: &str, new: &str) -> String {
         .iter()
         .map(|id| rules::find(id).expect("known rule"))
         .collect();
-    let mut findings = crate::compare::run(&old_schema, &new_schema, &selected);
-    attach_edits(&old_schema, &new_schema, &mut findings, &str::to_string);
-    let edits: Vec<&crate::compare::Edit> = findings.iter().flat_map(|f| f.edits.iter()).collect();
+    let diff = Diff::new(&old_schema, &new_schema);
+    let mut findings = crate::engine::run_rules(&diff, &selected);
+    attach_edits(&diff, &mut findings, &str::to_string);
+    let edits: Vec<&Edit> = findings.iter().flat_map(|f| f.edits.iter()).collect();
     apply_edits(new, &edits).expect("edits apply")
 }
 
@@ -157,7 +159,7 @@ fn fixing_twice_changes_nothing() {
 
 #[test]
 fn overlapping_edits_are_refused() {
-    let edit = |start: u32, end: u32, text: &str| crate::compare::Edit {
+    let edit = |start: u32, end: u32, text: &str| Edit {
         path: "a.proto".into(),
         span: Span { start, end },
         replacement: text.into(),
