@@ -9,6 +9,8 @@
 
 mod index;
 mod one_side;
+#[cfg(test)]
+mod tests;
 
 pub use index::{InFile, Index};
 use one_side::Side;

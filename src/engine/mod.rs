@@ -20,7 +20,7 @@ use crate::diff::Diff;
 use crate::finding::{Finding, Sink};
 use crate::model::Schema;
 use crate::passes::{self, Group, Ignored};
-use crate::rules::RuleMeta;
+use crate::rules::{self, RuleMeta, Severity};
 use crate::source::SourceText;
 
 /// The analysis could not be done; every diagnostic names the revision and path concerned.
@@ -112,4 +112,42 @@ pub struct Sources {
 pub struct Stats {
     pub files_checked: usize,
     pub elapsed: Duration,
+}
+
+/// The severity a finding is reported with (its rule's default).
+pub fn severity(finding: &Finding) -> Severity {
+    rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
+}
+
+/// (errors, warnings)
+pub fn counts(findings: &[Finding]) -> (usize, usize) {
+    let errors = findings
+        .iter()
+        .filter(|f| severity(f) == Severity::Error)
+        .count();
+    (errors, findings.len() - errors)
+}
+
+/// When findings make the check fail (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FailOn {
+    /// Fail when any finding has severity error.
+    #[default]
+    Error,
+    /// Fail on any finding, warnings included.
+    Warning,
+    /// Never fail because of findings (exit 2 still reports a check that could not be done).
+    Never,
+}
+
+impl FailOn {
+    /// Whether these findings fail the check.
+    pub fn fails(self, findings: &[Finding]) -> bool {
+        let (errors, warnings) = counts(findings);
+        match self {
+            FailOn::Error => errors > 0,
+            FailOn::Warning => errors + warnings > 0,
+            FailOn::Never => false,
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! `--format json`: the machine interface described in DESIGN.md.
+//! `--format json`: the machine interface, documented in docs/json.md.
 
 use std::collections::HashSet;
 

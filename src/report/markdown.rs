@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{categories, counts, severity, Context, Primary};
+use super::{categories, counts, plural, severity, Context, Primary};
 use crate::finding::Finding;
 use crate::rules::Severity;
 
@@ -130,14 +130,6 @@ fn escape_html(text: &str) -> String {
         .replace('>', "\\>")
         .replace('|', "\\|")
         .replace('\n', "<br>")
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 #[cfg(test)]

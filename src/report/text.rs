@@ -14,7 +14,7 @@ use miette::{
     ThemeCharacters, ThemeStyles,
 };
 
-use super::{categories, counts, severity, Context, Style};
+use super::{categories, counts, plural, severity, Context, Style};
 use crate::finding::{Finding, Location};
 use crate::model::Span;
 use crate::passes::Group;
@@ -539,13 +539,5 @@ fn duration(d: std::time::Duration) -> String {
         format!("{:.2} s", d.as_secs_f64())
     } else {
         format!("{} ms", d.as_millis())
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use protocompat::passes::fix;
+use protocompat::report::plural;
 use protocompat::{CheckOptions, NewSide, Outcome};
 
 /// `--fix` edits files on disk: the new side must be them (the working tree, or ROOT as a
@@ -110,12 +111,4 @@ pub fn run(
     } else {
         Then::CheckAgain
     })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
