@@ -19,5 +19,6 @@ pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod syntax;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};
