@@ -14,6 +14,7 @@ pub mod compare;
 pub mod config;
 pub mod fix;
 pub mod ignore;
+pub mod link;
 pub mod model;
 pub mod parse;
 pub mod report;

@@ -5,23 +5,21 @@
 //! buf's rules are defined on descriptors. Unlike descriptors, every element keeps the byte
 //! span of each piece a rule may point at (the equivalent of protoc's SourceCodeInfo paths).
 //!
-//! The builder (`build`) turns parsed files into this model and resolves names across files.
+//! This module holds only the types (and depends only on `syntax`); `crate::link` builds
+//! them from parsed files.
 
-mod build;
-mod features;
-mod lower;
+mod naming;
 mod position;
 pub mod ranges;
-mod symbols;
-mod validate;
-mod wkt;
-pub use build::{
-    build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
-};
-pub use lower::{default_json_name, map_entry_name};
+pub use naming::{default_json_name, map_entry_name};
 pub use position::{line_col, LineIndex};
 // The syntax types the model keeps as written (spans, labels, scalar types, option values).
 pub use crate::syntax::{FieldType, Label, OptionValue, Span};
+// Transitional: the linker's entry points under their former paths, so that code outside the
+// front end keeps compiling while it moves to `crate::link`. Delete once nothing uses them.
+pub use crate::link::{
+    build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
+};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -435,6 +433,3 @@ impl File {
         out
     }
 }
-
-#[cfg(test)]
-mod tests;
