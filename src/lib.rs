@@ -14,10 +14,12 @@ pub mod compare;
 pub mod config;
 pub mod fix;
 pub mod ignore;
+pub mod link;
 pub mod model;
 pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod syntax;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};

@@ -8,6 +8,7 @@ mod extension;
 mod field;
 mod file;
 pub mod handlers;
+mod id;
 mod message;
 mod package;
 mod service;
@@ -16,6 +17,8 @@ mod tests_a;
 pub mod util;
 
 use crate::compare::{Ctx, Sink};
+
+pub use id::{RuleId, UnknownRuleId};
 
 pub type Handler = fn(&Ctx, &mut Sink);
 
@@ -38,6 +41,8 @@ impl Severity {
 /// Metadata of one rule, from its doc's front matter.
 #[derive(Debug)]
 pub struct RuleMeta {
+    /// The typed id; `id` is its string.
+    pub rule: RuleId,
     pub id: &'static str,
     /// Categories under buf config v2 (and protocompat.toml).
     pub categories: &'static [&'static str],
@@ -71,7 +76,7 @@ include!(concat!(env!("OUT_DIR"), "/registry.rs"));
 
 /// Looks a rule up by id.
 pub fn find(id: &str) -> Option<&'static RuleMeta> {
-    RULES.iter().find(|r| r.id == id)
+    id.parse().ok().map(RuleId::meta)
 }
 
 /// The category names buf knows, in buf's order.

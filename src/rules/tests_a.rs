@@ -2,6 +2,7 @@
 //! buf's semantics are subtle. Expectations were checked against buf 1.75.0.
 
 use super::util::run_rule;
+use super::RuleId;
 
 const HEADER: &str = "syntax = \"proto3\";\npackage p;\n";
 
@@ -18,7 +19,7 @@ fn deleted_alias_needs_every_name_reserved() {
     let old = proto3("enum E {\n  option allow_alias = true;\n  E0 = 0;\n  A = 1;\n  B = 1;\n}\n");
     let partly = proto3("enum E {\n  E0 = 0;\n  reserved \"A\";\n}\n");
     let fully = proto3("enum E {\n  E0 = 0;\n  reserved \"A\", \"B\";\n}\n");
-    let rule = "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED";
+    let rule = RuleId::EnumValueNoDeleteUnlessNameReserved;
     let found = run_rule(rule, &[("a.proto", &old)], &[("a.proto", &partly)]);
     assert_eq!(
         messages(&found),
@@ -36,9 +37,9 @@ fn deleted_value_with_reserved_number_is_fine_only_for_the_number_rule() {
     let old = proto3("enum E {\n  E0 = 0;\n  E1 = 1;\n}\n");
     let new = proto3("enum E {\n  E0 = 0;\n  reserved 1;\n}\n");
     let (old, new) = ([("a.proto", old.as_str())], [("a.proto", new.as_str())]);
-    assert!(run_rule("ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED", &old, &new).is_empty());
-    assert_eq!(run_rule("ENUM_VALUE_NO_DELETE", &old, &new).len(), 1);
-    let by_name = run_rule("ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED", &old, &new);
+    assert!(run_rule(RuleId::EnumValueNoDeleteUnlessNumberReserved, &old, &new).is_empty());
+    assert_eq!(run_rule(RuleId::EnumValueNoDelete, &old, &new).len(), 1);
+    let by_name = run_rule(RuleId::EnumValueNoDeleteUnlessNameReserved, &old, &new);
     assert_eq!(by_name.len(), 1);
 }
 
@@ -49,7 +50,7 @@ fn adding_an_alias_keeps_the_name_but_losing_one_is_reported_at_each_value() {
         "enum E {\n  option allow_alias = true;\n  E0 = 0;\n  A = 1;\n  B = 1;\n  C = 1;\n}\n",
     );
     let lost = proto3("enum E {\n  option allow_alias = true;\n  E0 = 0;\n  A = 1;\n  C = 1;\n}\n");
-    let rule = "ENUM_VALUE_SAME_NAME";
+    let rule = RuleId::EnumValueSameName;
     assert!(run_rule(rule, &[("a.proto", &old)], &[("a.proto", &added)]).is_empty());
     let found = run_rule(rule, &[("a.proto", &old)], &[("a.proto", &lost)]);
     let spans: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
@@ -65,7 +66,7 @@ fn reserved_range_may_be_split_but_not_shrunk() {
     let old = proto3("message M {\n  reserved 1 to 10, 20 to max;\n}\n");
     let split = proto3("message M {\n  reserved 1 to 4, 5, 6 to 10, 20 to 100, 101 to max;\n}\n");
     let shrunk = proto3("message M {\n  reserved 1 to 4, 6 to 10, 20 to 100;\n}\n");
-    let rule = "RESERVED_MESSAGE_NO_DELETE";
+    let rule = RuleId::ReservedMessageNoDelete;
     assert!(run_rule(rule, &[("a.proto", &old)], &[("a.proto", &split)]).is_empty());
     let found = run_rule(rule, &[("a.proto", &old)], &[("a.proto", &shrunk)]);
     assert_eq!(
@@ -84,7 +85,7 @@ fn deleted_nested_types_point_at_the_closest_surviving_parent() {
     let old = proto3("message A {\n  message B {\n    message C {}\n    enum E { E0 = 0; }\n  }\n}\nmessage Gone {}\n");
     let new = proto3("message A {\n}\n");
     let found = run_rule(
-        "MESSAGE_NO_DELETE",
+        RuleId::MessageNoDelete,
         &[("a.proto", &old)],
         &[("a.proto", &new)],
     );
@@ -106,7 +107,11 @@ fn deleted_nested_types_point_at_the_closest_surviving_parent() {
             ),
         ]
     );
-    let found = run_rule("ENUM_NO_DELETE", &[("a.proto", &old)], &[("a.proto", &new)]);
+    let found = run_rule(
+        RuleId::EnumNoDelete,
+        &[("a.proto", &old)],
+        &[("a.proto", &new)],
+    );
     assert_eq!(found[0].1, "3:1-4:2");
 }
 
@@ -123,9 +128,9 @@ fn package_rules_allow_moving_types_between_files_of_the_package() {
             "syntax = \"proto3\";\npackage p;\nmessage M {}\nenum E { E0 = 0; }\n",
         ),
     ];
-    assert!(run_rule("PACKAGE_MESSAGE_NO_DELETE", &old, &new).is_empty());
-    assert!(run_rule("PACKAGE_ENUM_NO_DELETE", &old, &new).is_empty());
-    assert_eq!(run_rule("MESSAGE_NO_DELETE", &old, &new).len(), 1);
+    assert!(run_rule(RuleId::PackageMessageNoDelete, &old, &new).is_empty());
+    assert!(run_rule(RuleId::PackageEnumNoDelete, &old, &new).is_empty());
+    assert_eq!(run_rule(RuleId::MessageNoDelete, &old, &new).len(), 1);
 }
 
 #[test]
@@ -138,8 +143,8 @@ fn package_rules_skip_a_package_left_without_that_kind_of_element_like_buf() {
         "a.proto",
         "syntax = \"proto3\";\npackage p;\nmessage M {}\n",
     )];
-    assert!(run_rule("PACKAGE_ENUM_NO_DELETE", &old, &new).is_empty());
-    assert_eq!(run_rule("ENUM_NO_DELETE", &old, &new).len(), 1);
+    assert!(run_rule(RuleId::PackageEnumNoDelete, &old, &new).is_empty());
+    assert_eq!(run_rule(RuleId::EnumNoDelete, &old, &new).len(), 1);
 }
 
 #[test]
@@ -148,14 +153,15 @@ fn file_options_compare_effective_values() {
     let explicit_default =
         proto3("option cc_enable_arenas = true;\noption optimize_for = SPEED;\n");
     let changed = proto3("option cc_enable_arenas = false;\n");
-    let run =
-        |rule: &str, old: &str, new: &str| run_rule(rule, &[("a.proto", old)], &[("a.proto", new)]);
-    assert!(run("FILE_SAME_CC_ENABLE_ARENAS", &unset, &explicit_default).is_empty());
-    assert!(run("FILE_SAME_OPTIMIZE_FOR", &unset, &explicit_default).is_empty());
-    let found = run("FILE_SAME_CC_ENABLE_ARENAS", &unset, &changed);
+    let run = |rule: RuleId, old: &str, new: &str| {
+        run_rule(rule, &[("a.proto", old)], &[("a.proto", new)])
+    };
+    assert!(run(RuleId::FileSameCcEnableArenas, &unset, &explicit_default).is_empty());
+    assert!(run(RuleId::FileSameOptimizeFor, &unset, &explicit_default).is_empty());
+    let found = run(RuleId::FileSameCcEnableArenas, &unset, &changed);
     assert_eq!(found[0].1, "3:1-3:33");
     // Removing the option points at the file, as buf has no location for an unset option.
-    let found = run("FILE_SAME_CC_ENABLE_ARENAS", &changed, &unset);
+    let found = run(RuleId::FileSameCcEnableArenas, &changed, &unset);
     assert_eq!(found[0].1, "1:1-1:1");
     assert_eq!(
         found[0].2,
@@ -168,8 +174,8 @@ fn missing_syntax_is_proto2() {
     let implicit = [("a.proto", "package p;\n")];
     let explicit = [("a.proto", "syntax = \"proto2\";\npackage p;\n")];
     let proto3 = [("a.proto", "syntax = \"proto3\";\npackage p;\n")];
-    assert!(run_rule("FILE_SAME_SYNTAX", &implicit, &explicit).is_empty());
-    let found = run_rule("FILE_SAME_SYNTAX", &implicit, &proto3);
+    assert!(run_rule(RuleId::FileSameSyntax, &implicit, &explicit).is_empty());
+    let found = run_rule(RuleId::FileSameSyntax, &implicit, &proto3);
     assert_eq!(
         messages(&found),
         ["File syntax changed from \"proto2\" to \"proto3\"."]
@@ -183,7 +189,7 @@ fn removed_idempotency_level_points_at_the_file() {
     );
     let new = proto3("message M {}\nservice S {\n  rpc A(M) returns (M);\n}\n");
     let found = run_rule(
-        "RPC_SAME_IDEMPOTENCY_LEVEL",
+        RuleId::RpcSameIdempotencyLevel,
         &[("a.proto", &old)],
         &[("a.proto", &new)],
     );
@@ -199,7 +205,7 @@ fn removed_idempotency_level_points_at_the_file() {
 fn legacy_required_in_editions_is_not_a_required_label_for_buf() {
     let old = "edition = \"2023\";\npackage p;\nmessage M {\n  string a = 1;\n}\n";
     let new = "edition = \"2023\";\npackage p;\nmessage M {\n  string a = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n";
-    let rule = "MESSAGE_SAME_REQUIRED_FIELDS";
+    let rule = RuleId::MessageSameRequiredFields;
     assert!(run_rule(rule, &[("a.proto", old)], &[("a.proto", new)]).is_empty());
     let proto2 = "syntax = \"proto2\";\npackage p;\nmessage M {\n  required string a = 1;\n}\n";
     let found = run_rule(rule, &[("a.proto", proto2)], &[("a.proto", new)]);

@@ -328,25 +328,28 @@ pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema 
 /// `(path, "line:col-line:col", message)` per finding, in output order.
 #[cfg(test)]
 pub(crate) fn run_rule(
-    rule: &str,
+    rule: super::RuleId,
     old: &[(&str, &str)],
     new: &[(&str, &str)],
 ) -> Vec<(String, String, String)> {
-    let meta = super::find(rule).expect("known rule");
-    crate::compare::run(&build_test_schema(old), &build_test_schema(new), &[meta])
-        .into_iter()
-        .map(|f| match f.location {
-            Some(l) => (
-                l.path,
-                format!(
-                    "{}:{}-{}:{}",
-                    l.start_line, l.start_column, l.end_line, l.end_column
-                ),
-                f.message,
+    crate::compare::run(
+        &build_test_schema(old),
+        &build_test_schema(new),
+        &[rule.meta()],
+    )
+    .into_iter()
+    .map(|f| match f.location {
+        Some(l) => (
+            l.path,
+            format!(
+                "{}:{}-{}:{}",
+                l.start_line, l.start_column, l.end_line, l.end_column
             ),
-            None => (String::new(), String::new(), f.message),
-        })
-        .collect()
+            f.message,
+        ),
+        None => (String::new(), String::new(), f.message),
+    })
+    .collect()
 }
 
 #[cfg(test)]

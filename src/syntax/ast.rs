@@ -2,7 +2,7 @@
 //! at keeps its byte span. Statement order is kept inside bodies (descriptor order depends on
 //! it, e.g. where a group's or map's synthesized message goes among nested messages).
 
-use crate::model::{Label, OptionValue, Span};
+use super::{Label, OptionValue, Span};
 
 /// A (possibly dotted) name as written, e.g. `foo.Bar` or `.foo.Bar`.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,7 +118,7 @@ pub enum MessageItem {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TypeRef {
-    Scalar(crate::model::FieldType),
+    Scalar(super::FieldType),
     /// A message or enum name as written.
     Named(String),
     Map {

@@ -2,9 +2,9 @@
 //! field (and enum), overrides from `features.*` options, and the legacy proto2/proto3
 //! equivalents (`packed`, `required`, groups, `ctype`, `java_string_check_utf8`).
 
-use super::{
+use crate::model::{
     CppStringType, EnumType, Feature, Features, FieldPresence, JavaUtf8Validation, JsonFormat,
-    MessageEncoding, OptionEntry, OptionValue, RepeatedFieldEncoding, Syntax, Utf8Validation,
+    MessageEncoding, OptionEntry, OptionValue, RepeatedFieldEncoding, Span, Syntax, Utf8Validation,
 };
 
 /// The features of a file scope before any option: editions defaults (descriptor.proto's
@@ -121,7 +121,7 @@ fn simple_fields(text: &str) -> Vec<(String, String)> {
 }
 
 /// Applies one `features.<name> = VALUE` setting.
-fn apply_one(features: &mut Features, name: &str, value: &str, span: super::Span) {
+fn apply_one(features: &mut Features, name: &str, value: &str, span: Span) {
     {
         let span = Some(span);
         match name {
@@ -196,7 +196,7 @@ fn apply_one(features: &mut Features, name: &str, value: &str, span: super::Span
 
 fn set<T>(
     feature: &mut Feature<T>,
-    span: Option<super::Span>,
+    span: Option<Span>,
     value: &str,
     parse: impl Fn(&str) -> Option<T>,
 ) {

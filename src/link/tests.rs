@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::model::*;
 
 fn source(path: &str, text: &str) -> SourceFile {
     SourceFile {
@@ -606,4 +607,92 @@ fn diagnostics_name_the_source_and_label_the_span() {
         .read_span(labels[0].inner(), 0, 0)
         .expect("span readable");
     assert_eq!(contents.name(), Some("acme/a.proto @ main"));
+}
+
+/// Random token soup (deterministic LCG) through the parser and the whole builder: no input
+/// may panic.
+#[test]
+fn random_token_soup_never_panics() {
+    const PIECES: &[&str] = &[
+        "syntax = \"proto2\";",
+        "syntax = \"proto3\";",
+        "edition = \"2023\";",
+        "message",
+        "M",
+        "N",
+        "{",
+        "}",
+        "=",
+        ";",
+        "1",
+        "-",
+        "max",
+        "to",
+        "optional",
+        "repeated",
+        "required",
+        "group",
+        "G",
+        "map",
+        "<",
+        ">",
+        ",",
+        "string",
+        "int32",
+        "oneof",
+        "enum",
+        "E",
+        "A",
+        "extend",
+        "extensions",
+        "reserved",
+        "\"x\"",
+        "option",
+        "(",
+        ")",
+        ".",
+        "[",
+        "]",
+        "service",
+        "rpc",
+        "returns",
+        "stream",
+        "import",
+        "package",
+        "p",
+        "0x1",
+        "1.5",
+        "é",
+        "/*",
+        "*/",
+        "//",
+        "\n",
+        "'\\",
+        "features.field_presence",
+        "IMPLICIT",
+        "json_name",
+        "default",
+        "inf",
+        "public",
+        "weak",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    for _ in 0..3000 {
+        let len = next() % 40;
+        let text: Vec<&str> = (0..len).map(|_| PIECES[next() % PIECES.len()]).collect();
+        let text = text.join(" ");
+        let _ = crate::parse::parse(&text);
+        let file = SourceFile {
+            path: "r.proto".into(),
+            display_name: "r.proto".into(),
+            text: std::sync::Arc::from(text.as_str()),
+        };
+        let _ = build_schema(vec![file], &NoImports);
+    }
 }

@@ -5,8 +5,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-use super::lower::map_entry_name;
-use super::{OptionValue, Span};
+use crate::model::{map_entry_name, OptionValue, Span};
 use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::lower::lower_file;
 use super::symbols::{collect_symbols, Symbols};
-use super::Schema;
+use crate::model::{Schema, Span};
 use crate::parse::{self, ast::TopItem, ParsedFile};
 
 /// One `.proto` file's text as read from a revision.
@@ -61,7 +61,7 @@ pub struct MissingImport {
 }
 
 impl MissingImport {
-    fn new(unit: &Unit, import: &str, span: crate::model::Span) -> Self {
+    fn new(unit: &Unit, import: &str, span: Span) -> Self {
         MissingImport {
             import: import.to_string(),
             src: miette::NamedSource::new(&unit.source.display_name, Arc::clone(&unit.source.text)),
@@ -117,7 +117,7 @@ pub(super) struct Unit {
     /// Indexes of the files it imports publicly.
     pub public_imports: Vec<usize>,
     /// The span of the import statement of each entry of `imports`.
-    pub import_spans: Vec<crate::model::Span>,
+    pub import_spans: Vec<Span>,
     /// Some import of this file could not be found.
     pub missing_import: bool,
 }
@@ -213,7 +213,7 @@ pub fn build_schema(
 
 fn report_all(
     units: &[Unit],
-    errors: Vec<(usize, crate::model::Span, String)>,
+    errors: Vec<(usize, Span, String)>,
     diagnostics: &mut Vec<miette::Report>,
 ) {
     for (index, span, message) in errors {
@@ -226,16 +226,11 @@ fn report_all(
     }
 }
 
-fn report(unit: &Unit, span: crate::model::Span, message: &str, label: &str) -> miette::Report {
+fn report(unit: &Unit, span: Span, message: &str, label: &str) -> miette::Report {
     report_source(&unit.source, span, message, label)
 }
 
-fn report_source(
-    source: &SourceFile,
-    span: crate::model::Span,
-    message: &str,
-    label: &str,
-) -> miette::Report {
+fn report_source(source: &SourceFile, span: Span, message: &str, label: &str) -> miette::Report {
     miette::Report::new(parse::diagnostic(
         &source.display_name,
         &source.text,

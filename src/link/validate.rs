@@ -6,8 +6,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::ranges::NumberSet;
-use super::{
+use crate::model::ranges::NumberSet;
+use crate::model::{
     Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options,
     ReservedName, Span, Syntax,
 };
@@ -433,7 +433,7 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
     for use_custom in [false, true] {
         let mut seen: HashMap<String, (&str, bool)> = HashMap::new();
         for field in &message.fields {
-            let default = super::default_json_name(&field.name);
+            let default = crate::model::default_json_name(&field.name);
             let custom = use_custom && (field.json_name_explicit || field.json_name != default);
             let name = if custom {
                 field.json_name.clone()
