@@ -19,5 +19,7 @@ pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod source;
+#[cfg(test)]
+mod test_support;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};
