@@ -3,9 +3,9 @@
 //! The catalog is the one source of truth for rule metadata: each doc's front matter gives the
 //! id, categories (per buf config version), default, severity, deprecation and summary. Every id
 //! becomes a `RuleId` variant (`FIELD_NO_DELETE` → `RuleId::FieldNoDelete`), so code naming a
-//! rule that the catalog renamed or dropped does not compile. Every non-deprecated rule must
-//! have a handler `crate::rules::handlers::<snake_case_id>`; a missing handler is a compile
-//! error, so docs and behaviour cannot drift apart silently.
+//! rule that the catalog renamed or dropped does not compile. `RuleId::check`
+//! (`src/rules/registry.rs`) maps every id to its check with one exhaustive `match`, so a rule
+//! without a check is a compile error and docs and behaviour cannot drift apart silently.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -51,10 +51,11 @@ fn main() {
             _ => "Severity::Error",
         };
         let summary = get("summary").unwrap_or_default();
+        // Variant `i` of `RuleId` is `RULES[i]` (both in id order).
         let check = if deprecated {
             "None".to_string()
         } else {
-            format!("Some(handlers::{})", id.to_lowercase())
+            format!("Some(registry::run::<{}>)", ids.len())
         };
         writeln!(
             out,

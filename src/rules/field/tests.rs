@@ -2,8 +2,8 @@
 //! checked against buf 1.75.0 (`buf breaking --error-format json`) on the same inputs.
 
 use crate::compare::Finding;
-use crate::rules::util::{build_test_schema, run_rule};
 use crate::rules::RuleId;
+use crate::test_support::{build_test_schema, run_rule};
 
 /// Full findings (with `previous` and `help`) of one rule over one file per side.
 fn findings(rule: RuleId, old: &str, new: &str) -> Vec<Finding> {
