@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use super::build::{Unit, Visible};
 use super::features::{apply_options, inherited, syntax_defaults};
+use super::imports::{Unit, Visible};
 use super::symbols::{file_package, join, Sym, SymKind, Symbols};
 use crate::model::*;
 use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
