@@ -10,6 +10,7 @@ mod features;
 mod imports;
 mod input;
 mod lower;
+mod resolve;
 mod symbols;
 mod validate;
 mod wkt;
