@@ -3,8 +3,9 @@
 //! equivalents (`packed`, `required`, groups, `ctype`, `java_string_check_utf8`).
 
 use crate::model::{
-    CppStringType, EnumType, Feature, Features, FieldPresence, JavaUtf8Validation, JsonFormat,
-    MessageEncoding, OptionEntry, OptionValue, RepeatedFieldEncoding, Span, Syntax, Utf8Validation,
+    CppStringType, EnumType, Feature, Features, FieldPresence, FieldType, JavaUtf8Validation,
+    JsonFormat, Label, MessageEncoding, OptionEntry, OptionValue, Options, RepeatedFieldEncoding,
+    Span, Syntax, Utf8Validation,
 };
 
 /// The features of a file scope before any option: editions defaults (descriptor.proto's
@@ -203,5 +204,116 @@ fn set<T>(
     if let Some(v) = parse(value) {
         feature.value = v;
         feature.span = span;
+    }
+}
+
+/// Features at message scope: inherited, then proto2/proto3's
+/// `deprecated_legacy_json_field_conflicts`, then the message's own `features.*` options.
+pub(super) fn message_features(syntax: &Syntax, parent: &Features, options: &Options) -> Features {
+    let mut features = inherited(parent);
+    if !matches!(syntax, Syntax::Editions(_))
+        && options.bool("deprecated_legacy_json_field_conflicts") == Some(true)
+    {
+        features.json_format.value = JsonFormat::LegacyBestEffort;
+    }
+    apply_options(&mut features, &options.entries);
+    features
+}
+
+/// What the legacy (proto2/proto3) feature equivalents of a field depend on.
+#[derive(Clone, Copy)]
+pub(super) struct LegacyPresence {
+    pub label: Label,
+    pub ty: FieldType,
+    pub in_oneof: bool,
+    pub proto3_optional: bool,
+    pub is_group: bool,
+}
+
+/// Features at field scope: inherited, then legacy proto2/proto3 semantics, then the
+/// field's own `features.*` options.
+pub(super) fn field_features(
+    syntax: &Syntax,
+    parent: &Features,
+    file_options: &Options,
+    options: &Options,
+    field: LegacyPresence,
+) -> Features {
+    let mut features = inherited(parent);
+    match syntax {
+        Syntax::Proto2 => {
+            if field.label == Label::Required {
+                features.field_presence.value = FieldPresence::LegacyRequired;
+            }
+            if let Some(entry) = options.get("packed") {
+                if entry.value.as_bool() == Some(true) {
+                    features.repeated_field_encoding = Feature {
+                        value: RepeatedFieldEncoding::Packed,
+                        span: Some(entry.span),
+                    };
+                }
+            }
+            if field.is_group {
+                features.message_encoding.value = MessageEncoding::Delimited;
+            }
+        }
+        Syntax::Proto3 => {
+            let explicit =
+                field.proto3_optional || field.ty == FieldType::Message || field.in_oneof;
+            if explicit {
+                features.field_presence.value = FieldPresence::Explicit;
+            }
+            if let Some(entry) = options.get("packed") {
+                if entry.value.as_bool() == Some(false) {
+                    features.repeated_field_encoding = Feature {
+                        value: RepeatedFieldEncoding::Expanded,
+                        span: Some(entry.span),
+                    };
+                }
+            }
+        }
+        Syntax::Editions(_) => apply_options(&mut features, &options.entries),
+    }
+    cpp_string_type(syntax, &mut features, options);
+    java_utf8_validation(syntax, &mut features, file_options);
+    features
+}
+
+/// buf's rule: before edition 2024 the legacy `ctype` option wins when set (CORD -> Cord,
+/// STRING / STRING_PIECE -> String); otherwise the `(pb.cpp).string_type` feature.
+fn cpp_string_type(syntax: &Syntax, features: &mut Features, options: &Options) {
+    let before_2024 = match syntax {
+        Syntax::Editions(e) => e.as_str() < "2024",
+        _ => true,
+    };
+    if !before_2024 {
+        return;
+    }
+    let ctype = match options.value("ctype") {
+        Some(OptionValue::Ident(v)) => v.as_str(),
+        _ => return,
+    };
+    let value = match ctype {
+        "CORD" => CppStringType::Cord,
+        "STRING" | "STRING_PIECE" => CppStringType::String,
+        _ => return,
+    };
+    features.cpp_string_type = Feature { value, span: None };
+}
+
+/// buf's rule: outside editions, or when the file sets `java_string_check_utf8`, that
+/// option decides (true -> Verify, else Default); otherwise the `(pb.java)` feature.
+fn java_utf8_validation(syntax: &Syntax, features: &mut Features, file_options: &Options) {
+    let legacy = file_options.get("java_string_check_utf8");
+    if !matches!(syntax, Syntax::Editions(_)) || legacy.is_some() {
+        let verify = legacy.and_then(|e| e.value.as_bool()) == Some(true);
+        features.java_utf8_validation = Feature {
+            value: if verify {
+                JavaUtf8Validation::Verify
+            } else {
+                JavaUtf8Validation::Default
+            },
+            span: None,
+        };
     }
 }

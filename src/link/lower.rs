@@ -1,21 +1,23 @@
-//! Syntax tree -> model: full names, name resolution with protobuf's scoping rules,
-//! synthesized map entries, groups, synthetic oneofs, labels, JSON names, defaults and
+//! Syntax tree -> model: full names, resolved type names (see `resolve`), synthesized map
+//! entries, groups, synthetic oneofs, labels, JSON names, defaults and
 //! effective features.
 
 use std::collections::HashSet;
 
-use super::build::{Unit, Visible};
-use super::features::{apply_options, inherited, syntax_defaults};
-use super::symbols::{file_package, join, Sym, SymKind, Symbols};
+use super::features::{
+    apply_options, field_features, inherited, message_features, syntax_defaults, LegacyPresence,
+};
+use super::imports::{Unit, Visible};
+use super::resolve::{Errors, Resolved, Resolver};
+use super::symbols::{file_package, join, Symbols};
+use super::validate::{declarations, references};
 use crate::model::*;
 use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 struct Lower<'a> {
-    file: usize,
-    visible: &'a Visible,
-    symbols: &'a Symbols,
+    resolver: Resolver<'a>,
     syntax: Syntax,
-    errors: Vec<(Span, String)>,
+    errors: Errors,
 }
 
 /// Lowers one compared file; returns the model file and the resolution errors found.
@@ -32,9 +34,11 @@ pub(super) fn lower_file(
         _ => Syntax::Proto2,
     };
     let mut lower = Lower {
-        file,
-        visible,
-        symbols,
+        resolver: Resolver {
+            file,
+            visible,
+            symbols,
+        },
         syntax: syntax.clone(),
         errors: Vec::new(),
     };
@@ -73,11 +77,9 @@ pub(super) fn lower_file(
     for item in &ast.items {
         match item {
             TopItem::Package(p) => {
-                if out.package_span.is_some() {
-                    lower
-                        .errors
-                        .push((p.span, "a file can declare only one package".into()));
-                }
+                lower
+                    .errors
+                    .extend(declarations::single_package(out.package_span, p.span));
                 out.package_span = Some(p.span);
             }
             TopItem::Import(i) => out.imports.push(Import {
@@ -136,108 +138,9 @@ fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Option
     }
 }
 
-/// What the legacy (proto2/proto3) feature equivalents of a field depend on.
-#[derive(Clone, Copy)]
-struct LegacyPresence {
-    label: Label,
-    ty: FieldType,
-    in_oneof: bool,
-    proto3_optional: bool,
-    is_group: bool,
-}
-
-/// What a type reference resolved to.
-enum Resolved {
-    Message(String),
-    Enum(String),
-    /// Not found while some import is missing: keep the name as written.
-    Unknown(String),
-}
-
 impl Lower<'_> {
     fn is_editions(&self) -> bool {
         matches!(self.syntax, Syntax::Editions(_))
-    }
-
-    /// A symbol by full name, if this file can see it (or anyway, with `everywhere`).
-    fn lookup(&self, full: &str, everywhere: bool) -> Option<Sym> {
-        let sym = self.symbols.map.get(full)?;
-        let visible = everywhere
-            || sym.kind == SymKind::Package
-            || sym.file == self.file
-            || self.visible.files.contains(&sym.file);
-        visible.then_some(*sym)
-    }
-
-    /// protobuf's lookup: a leading dot means fully qualified; otherwise search the scope and
-    /// its parents, innermost first, for the first component, then resolve the rest under it.
-    fn resolve_symbol(&self, name: &str, scope: &str, everywhere: bool) -> Option<(String, Sym)> {
-        if let Some(full) = name.strip_prefix('.') {
-            return self.lookup(full, everywhere).map(|s| (full.to_string(), s));
-        }
-        let first = name.split('.').next().unwrap_or(name);
-        let mut scope = scope.to_string();
-        loop {
-            let candidate = join(&scope, first);
-            if let Some(sym) = self.lookup(&candidate, everywhere) {
-                if first == name {
-                    if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
-                        return Some((candidate, sym));
-                    }
-                } else if sym.kind != SymKind::Value {
-                    // The first component names a scope: the rest must be found inside it.
-                    let full = join(&scope, name);
-                    return self.lookup(&full, everywhere).map(|s| (full, s));
-                }
-            }
-            if scope.is_empty() {
-                return None;
-            }
-            scope = match scope.rfind('.') {
-                Some(i) => scope[..i].to_string(),
-                None => String::new(),
-            };
-        }
-    }
-
-    fn resolve_type(&mut self, name: &str, scope: &str, span: Span) -> Resolved {
-        match self.resolve_symbol(name, scope, false) {
-            Some((full, sym)) if sym.kind == SymKind::Message => Resolved::Message(full),
-            Some((full, sym)) if sym.kind == SymKind::Enum => Resolved::Enum(full),
-            Some((full, _)) => {
-                self.errors.push((
-                    span,
-                    format!("`{name}` resolves to `{full}`, which is not a type"),
-                ));
-                Resolved::Unknown(name.trim_start_matches('.').to_string())
-            }
-            None => {
-                if !self.visible.missing {
-                    let message = match self.resolve_symbol(name, scope, true) {
-                        Some((full, sym)) => format!(
-                            "cannot resolve type `{name}`: `{full}` is defined in \"{}\", which this file does not import",
-                            self.symbols.paths.get(sym.file).map_or("?", String::as_str)
-                        ),
-                        None => format!("cannot resolve type `{name}`"),
-                    };
-                    self.errors.push((span, message));
-                }
-                Resolved::Unknown(name.trim_start_matches('.').to_string())
-            }
-        }
-    }
-
-    fn resolve_message(&mut self, name: &str, scope: &str, span: Span) -> String {
-        match self.resolve_type(name, scope, span) {
-            Resolved::Message(full) | Resolved::Unknown(full) => full,
-            Resolved::Enum(full) => {
-                self.errors.push((
-                    span,
-                    format!("`{full}` is an enum; a message type is expected here"),
-                ));
-                full
-            }
-        }
     }
 
     // ---- messages ----
@@ -267,13 +170,7 @@ impl Lower<'_> {
             MessageItem::Option(o) => Some(o),
             _ => None,
         }));
-        let mut features = inherited(scope.features);
-        if !self.is_editions()
-            && options.bool("deprecated_legacy_json_field_conflicts") == Some(true)
-        {
-            features.json_format.value = JsonFormat::LegacyBestEffort;
-        }
-        apply_options(&mut features, &options.entries);
+        let features = message_features(&self.syntax, scope.features, &options);
         let mut message = Message {
             name: name.to_string(),
             full_name: full_name.clone(),
@@ -373,16 +270,19 @@ impl Lower<'_> {
         scope: &Scope,
         nested: &mut Vec<Message>,
     ) -> Vec<Field> {
-        let resolved = matches!(
-            self.resolve_symbol(&decl.extendee.text, scope.name, false),
-            Some((_, sym)) if sym.kind == SymKind::Message
+        let (extendee, resolved) = self.resolver.resolve_extendee(
+            &decl.extendee.text,
+            scope.name,
+            decl.extendee.span,
+            &mut self.errors,
         );
-        let extendee = self.resolve_message(&decl.extendee.text, scope.name, decl.extendee.span);
         decl.fields
             .iter()
             .map(|f| {
                 if resolved {
-                    self.check_extension_number(&extendee, f);
+                    let symbols = self.resolver.symbols;
+                    self.errors
+                        .extend(references::extension_number(symbols, &extendee, f));
                 }
                 let mut field = self.field(f, scope, None, nested);
                 field.full_name = join(scope.name, &field.name);
@@ -391,24 +291,6 @@ impl Lower<'_> {
                 field
             })
             .collect()
-    }
-
-    /// An extension's number must lie in one of the extendee's extension ranges.
-    fn check_extension_number(&mut self, extendee: &str, field: &ast::FieldDecl) {
-        let inside = self
-            .symbols
-            .extension_ranges
-            .get(extendee)
-            .is_some_and(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&field.number)));
-        if !inside {
-            self.errors.push((
-                field.number_span,
-                format!(
-                    "extension `{}`: number {} is not in an extension range of `{extendee}`",
-                    field.name.text, field.number
-                ),
-            ));
-        }
     }
 
     /// Lowers one field. A map field's entry or a group's message is pushed to `nested`
@@ -424,13 +306,11 @@ impl Lower<'_> {
         let written_label = decl.label.map(|(l, _)| l);
         let is_map = matches!(decl.ty, TypeRef::Map { .. });
         let is_group = decl.ty == TypeRef::Group;
-        if self.syntax == Syntax::Proto2
-            && written_label.is_none()
-            && oneof_index.is_none()
-            && !is_map
-        {
-            self.require_label(decl);
-        }
+        self.errors.extend(declarations::proto2_label(
+            &self.syntax,
+            decl,
+            oneof_index.is_some(),
+        ));
         let name = if is_group {
             decl.name.text.to_ascii_lowercase()
         } else {
@@ -451,7 +331,13 @@ impl Lower<'_> {
             proto3_optional,
             is_group,
         };
-        let features = self.field_features(scope, &options, presence);
+        let features = field_features(
+            &self.syntax,
+            scope.features,
+            scope.file_options,
+            &options,
+            presence,
+        );
         if let TypeRef::Map {
             key,
             key_span,
@@ -485,7 +371,7 @@ impl Lower<'_> {
             let implicit_singular = label != Label::Repeated
                 && oneof_index.is_none()
                 && features.field_presence.value == FieldPresence::Implicit;
-            self.check_closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
+            self.closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
         }
         let json_name_option = options.str("json_name").map(str::to_string);
         let default_value = options.value("default").map(|v| default_string(v, ty));
@@ -513,17 +399,6 @@ impl Lower<'_> {
         }
     }
 
-    /// proto2 fields outside oneofs must say `optional`, `required` or `repeated`.
-    fn require_label(&mut self, decl: &ast::FieldDecl) {
-        self.errors.push((
-            decl.span,
-            format!(
-                "field `{}` needs a label in proto2: `optional`, `required` or `repeated`",
-                decl.name.text
-            ),
-        ));
-    }
-
     /// The field's type and fully-qualified type name. A group's message is lowered here and
     /// pushed to `nested`; a map's entry is built by the caller once features are known.
     fn field_type(
@@ -534,11 +409,16 @@ impl Lower<'_> {
     ) -> (FieldType, Option<String>) {
         match &decl.ty {
             TypeRef::Scalar(t) => (*t, None),
-            TypeRef::Named(n) => match self.resolve_type(n, scope.name, decl.type_span) {
-                Resolved::Message(full) => (FieldType::Message, Some(full)),
-                Resolved::Enum(full) => (FieldType::Enum, Some(full)),
-                Resolved::Unknown(written) => (FieldType::Message, Some(written)),
-            },
+            TypeRef::Named(n) => {
+                match self
+                    .resolver
+                    .resolve_type(n, scope.name, decl.type_span, &mut self.errors)
+                {
+                    Resolved::Message(full) => (FieldType::Message, Some(full)),
+                    Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                    Resolved::Unknown(written) => (FieldType::Message, Some(written)),
+                }
+            }
             TypeRef::Map { .. } => (
                 FieldType::Message,
                 Some(join(scope.name, &map_entry_name(&decl.name.text))),
@@ -560,120 +440,13 @@ impl Lower<'_> {
         }
     }
 
-    /// A map's value may be an enum only if its first value is zero (protobuf's descriptor
-    /// validation, which buf runs: a closed enum may start elsewhere).
-    fn check_map_value_enum(&mut self, type_name: Option<&str>, span: Span) {
-        let first = type_name.and_then(|name| self.symbols.closed_enums.get(name));
-        if let (Some(name), Some(&first)) = (type_name, first) {
-            if first != 0 {
-                self.errors.push((
-                    span,
-                    format!(
-                        "enum `{name}` cannot be a map value: its first value must be zero, not {first}"
-                    ),
-                ));
-            }
-        }
-    }
-
-    /// buf's rule: a closed (proto2-style) enum cannot be used at all in a proto3 message,
-    /// nor by a singular field with implicit presence in editions.
-    fn check_closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
-        let Some(name) = type_name else {
-            return;
-        };
-        if !self.symbols.closed_enums.contains_key(name) {
-            return;
-        }
-        let message = match self.syntax {
-            Syntax::Proto3 => format!("closed enum `{name}` cannot be used in a proto3 message"),
-            Syntax::Editions(_) if implicit_singular => {
-                format!("closed enum `{name}` cannot be used in a field with implicit presence")
-            }
-            _ => return,
-        };
-        self.errors.push((span, message));
-    }
-
-    /// Features at field scope: inherited, then legacy proto2/proto3 semantics, then the
-    /// field's own `features.*` options.
-    fn field_features(&self, scope: &Scope, options: &Options, field: LegacyPresence) -> Features {
-        let mut features = inherited(scope.features);
-        match self.syntax {
-            Syntax::Proto2 => {
-                if field.label == Label::Required {
-                    features.field_presence.value = FieldPresence::LegacyRequired;
-                }
-                if let Some(entry) = options.get("packed") {
-                    if entry.value.as_bool() == Some(true) {
-                        features.repeated_field_encoding = Feature {
-                            value: RepeatedFieldEncoding::Packed,
-                            span: Some(entry.span),
-                        };
-                    }
-                }
-                if field.is_group {
-                    features.message_encoding.value = MessageEncoding::Delimited;
-                }
-            }
-            Syntax::Proto3 => {
-                let explicit =
-                    field.proto3_optional || field.ty == FieldType::Message || field.in_oneof;
-                if explicit {
-                    features.field_presence.value = FieldPresence::Explicit;
-                }
-                if let Some(entry) = options.get("packed") {
-                    if entry.value.as_bool() == Some(false) {
-                        features.repeated_field_encoding = Feature {
-                            value: RepeatedFieldEncoding::Expanded,
-                            span: Some(entry.span),
-                        };
-                    }
-                }
-            }
-            Syntax::Editions(_) => apply_options(&mut features, &options.entries),
-        }
-        self.cpp_string_type(&mut features, options);
-        self.java_utf8_validation(&mut features, scope.file_options);
-        features
-    }
-
-    /// buf's rule: before edition 2024 the legacy `ctype` option wins when set (CORD -> Cord,
-    /// STRING / STRING_PIECE -> String); otherwise the `(pb.cpp).string_type` feature.
-    fn cpp_string_type(&self, features: &mut Features, options: &Options) {
-        let before_2024 = match &self.syntax {
-            Syntax::Editions(e) => e.as_str() < "2024",
-            _ => true,
-        };
-        if !before_2024 {
-            return;
-        }
-        let ctype = match options.value("ctype") {
-            Some(OptionValue::Ident(v)) => v.as_str(),
-            _ => return,
-        };
-        let value = match ctype {
-            "CORD" => CppStringType::Cord,
-            "STRING" | "STRING_PIECE" => CppStringType::String,
-            _ => return,
-        };
-        features.cpp_string_type = Feature { value, span: None };
-    }
-
-    /// buf's rule: outside editions, or when the file sets `java_string_check_utf8`, that
-    /// option decides (true -> Verify, else Default); otherwise the `(pb.java)` feature.
-    fn java_utf8_validation(&self, features: &mut Features, file_options: &Options) {
-        let legacy = file_options.get("java_string_check_utf8");
-        if !self.is_editions() || legacy.is_some() {
-            let verify = legacy.and_then(|e| e.value.as_bool()) == Some(true);
-            features.java_utf8_validation = Feature {
-                value: if verify {
-                    JavaUtf8Validation::Verify
-                } else {
-                    JavaUtf8Validation::Default
-                },
-                span: None,
-            };
+    /// Reports a closed enum used where buf refuses it (see [`references::closed_enum`]).
+    fn closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
+        let symbols = self.resolver.symbols;
+        if let Some(message) =
+            references::closed_enum(symbols, &self.syntax, type_name, implicit_singular)
+        {
+            self.errors.push((span, message));
         }
     }
 
@@ -698,18 +471,27 @@ impl Lower<'_> {
             |this: &mut Self, field_name: &str, number: i64, ty: &TypeRef, at: Span| {
                 let (ty, type_name) = match ty {
                     TypeRef::Scalar(t) => (*t, None),
-                    TypeRef::Named(n) => match this.resolve_type(n, scope.name, at) {
-                        Resolved::Message(full) => (FieldType::Message, Some(full)),
-                        Resolved::Enum(full) => (FieldType::Enum, Some(full)),
-                        Resolved::Unknown(w) => (FieldType::Message, Some(w)),
-                    },
+                    TypeRef::Named(n) => {
+                        match this
+                            .resolver
+                            .resolve_type(n, scope.name, at, &mut this.errors)
+                        {
+                            Resolved::Message(full) => (FieldType::Message, Some(full)),
+                            Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                            Resolved::Unknown(w) => (FieldType::Message, Some(w)),
+                        }
+                    }
                     _ => (FieldType::Message, None),
                 };
                 if ty == FieldType::Enum && syntax == Syntax::Proto3 {
-                    this.check_closed_enum(type_name.as_deref(), at, false);
+                    this.closed_enum(type_name.as_deref(), at, false);
                 }
                 if ty == FieldType::Enum && number == 2 {
-                    this.check_map_value_enum(type_name.as_deref(), at);
+                    let symbols = this.resolver.symbols;
+                    if let Some(message) = references::map_value_enum(symbols, type_name.as_deref())
+                    {
+                        this.errors.push((at, message));
+                    }
                 }
                 let mut features = inherited(map_features);
                 features.field_presence.value = match syntax {
@@ -818,8 +600,18 @@ impl Lower<'_> {
                 full_name: join(&full_name, &m.name.text),
                 span: m.span,
                 name_span: m.name.span,
-                input_type: self.resolve_message(&m.input.text, scope, m.input.span),
-                output_type: self.resolve_message(&m.output.text, scope, m.output.span),
+                input_type: self.resolver.resolve_message(
+                    &m.input.text,
+                    scope,
+                    m.input.span,
+                    &mut self.errors,
+                ),
+                output_type: self.resolver.resolve_message(
+                    &m.output.text,
+                    scope,
+                    m.output.span,
+                    &mut self.errors,
+                ),
                 input_span: m.input.span,
                 output_span: m.output.span,
                 client_streaming: m.client_streaming.is_some(),

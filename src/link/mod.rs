@@ -5,15 +5,19 @@
 //! an error here too). Depends on `syntax`, `parse` and `model`.
 
 mod build;
+mod diagnostic;
 mod features;
+mod imports;
+mod input;
 mod lower;
+mod resolve;
 mod symbols;
 mod validate;
 mod wkt;
 
-pub use build::{
-    build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
-};
+pub use build::{build_schema, BuildError, BuildOutput};
+pub use imports::MissingImport;
+pub use input::{ImportResolver, NoImports, SourceFile};
 
 #[cfg(test)]
 mod tests;

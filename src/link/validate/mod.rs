@@ -4,6 +4,9 @@
 //! `allow_alias`, and the zero first value of open enums. A schema failing them would make
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
+pub(super) mod declarations;
+pub(super) mod references;
+
 use std::collections::{HashMap, HashSet};
 
 use crate::model::ranges::NumberSet;
