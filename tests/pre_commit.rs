@@ -326,7 +326,8 @@ fn hooks_reject_breaking_commits_and_pushes_and_accept_clean_ones() {
     assert!(output.contains("FIELD_SAME_TYPE"), "{output}");
 }
 
-const EXTRA: &str = "syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Extra {\n  string name = 1;\n}\n";
+const EXTRA: &str =
+    "syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Extra {\n  string name = 1;\n}\n";
 
 /// pre-commit leaves deleted files out of a hook's file list, so a hook filtered to `.proto`
 /// files never ran for a commit that only deletes one, or renames one to a name that is not
@@ -353,7 +354,10 @@ fn a_commit_that_only_renames_a_schema_file_is_rejected() {
     };
     // Renamed out of the schema (pre-commit's file list has only the new, non-.proto name),
     // then to another .proto name: both delete `acme/v1/extra.proto`.
-    for renamed in ["proto/acme/v1/extra.proto.retired", "proto/acme/v1/renamed.proto"] {
+    for renamed in [
+        "proto/acme/v1/extra.proto.retired",
+        "proto/acme/v1/renamed.proto",
+    ] {
         hooked
             .repo
             .git(&["mv", "proto/acme/v1/extra.proto", renamed]);
@@ -393,7 +397,10 @@ fn commits_that_only_change_configuration_are_checked() {
     repo.git(&["add", "-A"]);
     let workspace = hooked.git(&["commit", "-m", "workspace"]);
     assert!(workspace.status.success(), "{}", both(&workspace));
-    repo.write("buf.work.yaml", "version: v1\ndirectories:\n  - proto/acme\n");
+    repo.write(
+        "buf.work.yaml",
+        "version: v1\ndirectories:\n  - proto/acme\n",
+    );
     repo.git(&["mv", "proto/buf.yaml", "proto/acme/buf.yaml"]);
     repo.git(&["add", "-A"]);
     hooked.assert_commit_rejected("buf.work.yaml only", "FILE_NO_DELETE");
