@@ -178,32 +178,60 @@ fn run_action(head: &str, with: &BTreeMap<String, String>) -> Run {
     }
     let head_sha = repo.commit("head");
     let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
-    run_script(&repo, with, &event, &head_sha)
+    run_script(&repo, with, "pull_request", &event, &head_sha)
 }
 
-fn run_script(repo: &Repo, with: &BTreeMap<String, String>, event: &Value, sha: &str) -> Run {
+fn run_script(
+    repo: &Repo,
+    with: &BTreeMap<String, String>,
+    event_name: &str,
+    event: &Value,
+    sha: &str,
+) -> Run {
+    run_event(repo, with, event_name, Some(event), sha, &[])
+}
+
+/// The check step for event `event_name` with `event` as its payload (None: no
+/// GITHUB_EVENT_PATH) and `extra` environment variables.
+fn run_event(
+    repo: &Repo,
+    with: &BTreeMap<String, String>,
+    event_name: &str,
+    event: Option<&Value>,
+    sha: &str,
+    extra: &[(&str, &str)],
+) -> Run {
     let runner = tempfile::tempdir().expect("runner temp");
     let event_path = runner.path().join("event.json");
-    std::fs::write(&event_path, event.to_string()).expect("event");
+    if let Some(event) = event {
+        std::fs::write(&event_path, event.to_string()).expect("event");
+    }
     let summary_path = runner.path().join("summary.md");
     let output_path = runner.path().join("output");
-    let out = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(manifest_dir().join("action/run.sh"))
         .current_dir(runner.path())
         .envs(step_env(with))
         .env("PROTOCOMPAT", env!("CARGO_BIN_EXE_protocompat"))
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_WORKSPACE", repo.path())
-        .env("GITHUB_EVENT_NAME", "pull_request")
-        .env("GITHUB_EVENT_PATH", &event_path)
+        .env("GITHUB_EVENT_NAME", event_name)
         .env("GITHUB_STEP_SUMMARY", &summary_path)
         .env("GITHUB_OUTPUT", &output_path)
         .env("GITHUB_SERVER_URL", "https://github.com")
         .env("GITHUB_REPOSITORY", "acme/api")
         .env("GITHUB_SHA", sha)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("NO_COLOR", "1")
-        .output()
-        .expect("bash runs");
+        .env_remove("GITHUB_BASE_REF")
+        .envs(extra.iter().copied());
+    match event {
+        Some(_) => command.env("GITHUB_EVENT_PATH", &event_path),
+        None => command.env_remove("GITHUB_EVENT_PATH"),
+    };
+    let out = command.output().expect("bash runs");
     let read_opt = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
     let sarif = with
         .get("sarif")
@@ -298,12 +326,18 @@ fn an_unknown_revision_fails_with_exit_2() {
 }
 
 #[test]
-fn a_push_that_creates_a_branch_has_nothing_to_compare() {
+fn a_push_that_creates_the_default_branch_has_nothing_to_compare() {
     let repo = Repo::new();
     repo.write("proto/a.proto", "syntax = \"proto3\";\n");
     let sha = repo.commit("first");
-    let event = serde_json::json!({ "before": "0000000000000000000000000000000000000000" });
-    let run = run_script(&repo, &documented_inputs(), &event, &sha);
+    // The first push of a repository: the default branch itself is created.
+    let event = serde_json::json!({
+        "before": ZERO,
+        "ref": "refs/heads/main",
+        "created": true,
+        "repository": { "default_branch": "main" },
+    });
+    let run = run_script(&repo, &documented_inputs(), "push", &event, &sha);
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("::notice"));
 }
@@ -316,9 +350,182 @@ fn a_push_compares_with_the_commit_before_it() {
     repo.write("proto/acme/v1/order.proto", NEW_ORDER);
     let sha = repo.commit("after");
     let event = serde_json::json!({ "before": before });
-    let run = run_script(&repo, &documented_inputs(), &event, &sha);
+    let run = run_script(&repo, &documented_inputs(), "push", &event, &sha);
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("title=FIELD_SAME_TYPE::"));
+}
+
+const ZERO: &str = "0000000000000000000000000000000000000000";
+
+/// A repository whose `main` has a base commit (OLD_ORDER, also `origin/main`, as a full
+/// checkout has it) and a breaking head commit on top: (repo, base, head).
+fn base_and_breaking_head() -> (Repo, String, String) {
+    let repo = Repo::new();
+    repo.write("proto/acme/v1/order.proto", OLD_ORDER);
+    let base = repo.commit("base");
+    repo.git(&["update-ref", "refs/remotes/origin/main", &base]);
+    repo.write("proto/acme/v1/order.proto", NEW_ORDER);
+    let head = repo.commit("head");
+    (repo, base, head)
+}
+
+fn assert_breaking_found(run: &Run, what: &str) {
+    assert_eq!(run.code, 1, "{what}: {}", run.stdout);
+    assert!(
+        run.stdout.contains("title=FIELD_SAME_TYPE::"),
+        "{what}: {}",
+        run.stdout
+    );
+}
+
+/// The step fails with exit 2 and an error annotation containing each of `parts`.
+fn assert_fails_saying(run: &Run, what: &str, parts: &[&str]) {
+    assert_eq!(run.code, 2, "{what}: {}", run.stdout);
+    let error = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("::error title=protocompat::"))
+        .unwrap_or_else(|| panic!("{what}: no error annotation:\n{}", run.stdout));
+    for part in parts {
+        assert!(error.contains(part), "{what}: {error:?} lacks {part:?}");
+    }
+    assert!(!run.output.contains("findings="), "{what}: {}", run.output);
+}
+
+/// A merge queue's group is compared with the base it will land on.
+#[test]
+fn a_merge_group_compares_with_its_base() {
+    let (repo, base, head) = base_and_breaking_head();
+    let event = serde_json::json!({ "merge_group": { "base_sha": base, "head_sha": head } });
+    let run = run_script(&repo, &documented_inputs(), "merge_group", &event, &head);
+    assert_breaking_found(&run, "merge_group");
+}
+
+/// Without `pull_request.base.sha` the base branch's name (GITHUB_BASE_REF) is enough.
+#[test]
+fn a_pull_request_without_a_base_sha_uses_github_base_ref() {
+    let (repo, _, head) = base_and_breaking_head();
+    let event = serde_json::json!({ "pull_request": { "number": 1 } });
+    let with = documented_inputs();
+    let run = run_event(
+        &repo,
+        &with,
+        "pull_request",
+        Some(&event),
+        &head,
+        &[("GITHUB_BASE_REF", "main")],
+    );
+    assert_breaking_found(&run, "GITHUB_BASE_REF");
+    let run = run_script(&repo, &with, "pull_request", &event, &head);
+    assert_fails_saying(&run, "no base at all", &["base.sha", "`against`"]);
+}
+
+/// pull_request_target runs in the base branch's context: with the pull request's head
+/// checked out it is compared as a pull request; with the default checkout (the base
+/// branch) the step fails instead of comparing the base with itself.
+#[test]
+fn pull_request_target_needs_the_head_checked_out() {
+    let (repo, base, head) = base_and_breaking_head();
+    let event = serde_json::json!({
+        "pull_request": { "base": { "sha": base }, "head": { "sha": head } }
+    });
+    let with = documented_inputs();
+    let run = run_script(&repo, &with, "pull_request_target", &event, &head);
+    assert_breaking_found(&run, "head checked out");
+
+    repo.git(&["checkout", "-q", "--detach", &base]);
+    let run = run_script(&repo, &with, "pull_request_target", &event, &base);
+    assert_fails_saying(
+        &run,
+        "base checked out",
+        &[&head, "github.event.pull_request.head.sha"],
+    );
+}
+
+/// A push that creates a branch is compared with the default branch at their merge base.
+#[test]
+fn a_push_that_creates_a_branch_compares_with_the_default_branch() {
+    let (repo, base, _) = base_and_breaking_head();
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.git(&["branch", "-q", "-f", "main", &base]);
+    repo.write("proto/acme/v1/extra.proto", "syntax = \"proto3\";\n");
+    let sha = repo.commit("feature work");
+    let event = serde_json::json!({
+        "before": ZERO,
+        "ref": "refs/heads/feature",
+        "created": true,
+        "repository": { "default_branch": "main" },
+    });
+    let run = run_script(&repo, &documented_inputs(), "push", &event, &sha);
+    assert_breaking_found(&run, "new branch");
+    assert!(
+        run.stdout
+            .contains("::notice title=protocompat::This push creates feature: comparing with the default branch (origin/main)"),
+        "{}",
+        run.stdout
+    );
+    // Without the default branch in the checkout (fetch-depth: 1 fetches one ref).
+    repo.git(&["update-ref", "-d", "refs/remotes/origin/main"]);
+    let run = run_script(&repo, &documented_inputs(), "push", &event, &sha);
+    assert_fails_saying(&run, "no origin/main", &["origin/main", "`fetch-depth: 0`"]);
+}
+
+/// Events that name no base, and a payload that is missing, fail the step with the fix (set
+/// `against`); an explicit `against` makes any event work.
+#[test]
+fn events_without_a_base_fail_unless_against_is_set() {
+    let (repo, _, head) = base_and_breaking_head();
+    let with = documented_inputs();
+    let dispatch = serde_json::json!({ "inputs": {} });
+    let run = run_script(&repo, &with, "workflow_dispatch", &dispatch, &head);
+    assert_fails_saying(&run, "workflow_dispatch", &["workflow_dispatch", "`against`"]);
+    let run = run_event(&repo, &with, "pull_request", None, &head, &[]);
+    assert_fails_saying(&run, "no payload", &["GITHUB_EVENT_PATH", "`against`"]);
+    let push = serde_json::json!({ "ref": "refs/heads/main" });
+    let run = run_script(&repo, &with, "push", &push, &head);
+    assert_fails_saying(&run, "push without before", &["before", "`against`"]);
+
+    let mut with = with;
+    with.insert("against".into(), "HEAD~1".into());
+    let run = run_script(&repo, &with, "workflow_dispatch", &dispatch, &head);
+    assert_breaking_found(&run, "workflow_dispatch with against");
+    let run = run_event(&repo, &with, "schedule", None, &head, &[]);
+    assert_breaking_found(&run, "no payload with against");
+}
+
+/// The commit before a force push may be gone from the checkout: an error, not a pass.
+#[test]
+fn a_push_whose_before_commit_is_missing_fails() {
+    let (repo, _, head) = base_and_breaking_head();
+    let gone = "1234567890123456789012345678901234567890";
+    let event = serde_json::json!({ "before": gone });
+    let run = run_script(&repo, &documented_inputs(), "push", &event, &head);
+    assert_fails_saying(&run, "force push", &[gone, "`against`"]);
+}
+
+/// actions/checkout's default fetch-depth: 1 gives a clone without the base: the error names
+/// `fetch-depth: 0`, for an event's base and for an explicit `against`.
+#[test]
+fn a_shallow_checkout_fails_naming_fetch_depth_0() {
+    let (origin, base, head) = base_and_breaking_head();
+    let clone = Repo::new();
+    std::fs::remove_dir_all(clone.path().join(".git")).expect("empty dir");
+    let url = format!("file://{}", origin.path().display());
+    support::git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
+    let with = documented_inputs();
+    let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
+    let run = run_script(&clone, &with, "pull_request", &event, &head);
+    assert_fails_saying(&run, "pull_request", &[&base, "shallow", "`fetch-depth: 0`"]);
+    let event = serde_json::json!({ "merge_group": { "base_sha": base } });
+    let run = run_script(&clone, &with, "merge_group", &event, &head);
+    assert_fails_saying(&run, "merge_group", &[&base, "`fetch-depth: 0`"]);
+    let event = serde_json::json!({ "before": base });
+    let run = run_script(&clone, &with, "push", &event, &head);
+    assert_fails_saying(&run, "push", &[&base, "`fetch-depth: 0`"]);
+    let mut with = with;
+    with.insert("against".into(), "HEAD~1".into());
+    let run = run_script(&clone, &with, "pull_request", &event, &head);
+    assert_fails_saying(&run, "against HEAD~1", &["HEAD~1", "`fetch-depth: 0`"]);
 }
 
 fn assert_sarif_valid(log: &Value) {
@@ -352,7 +559,7 @@ fn include_roots_and_missing_imports_reach_the_check() {
     let head = repo.commit("head");
     let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
     let with = BTreeMap::from([("root".to_string(), "proto".to_string())]);
-    let run = run_script(&repo, &with, &event, &head);
+    let run = run_script(&repo, &with, "pull_request", &event, &head);
     assert_eq!(run.code, 2);
     for (input, value) in [
         ("include", "  deps  \n\n"),
@@ -360,7 +567,7 @@ fn include_roots_and_missing_imports_reach_the_check() {
     ] {
         let mut with = with.clone();
         with.insert(input.into(), value.into());
-        let run = run_script(&repo, &with, &event, &head);
+        let run = run_script(&repo, &with, "pull_request", &event, &head);
         assert_eq!(run.code, 1, "{input}");
         assert!(
             run.stdout.contains("title=FIELD_SAME_TYPE::"),
