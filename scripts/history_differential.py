@@ -15,14 +15,15 @@ compare the commit with its first parent, with the same layout and rules:
 
 - buf on the two trees exported from git (`git archive`, or only the import closure of the
   changed directories with `closure`), with the layout written as a v2 `buf.yaml` at ROOT on
-  both sides and every dependency directory a second module (a symlink inside ROOT);
+  both sides and every dependency directory a second module (a copy inside ROOT);
 - protocompat straight from the git objects (`--git-dir G --rev C --against C^`), with the
   same layout as `--config` and each dependency directory as `-I`; in closure mode with a
   `--path` per changed directory (buf compares the whole exported closure, where every
   file outside those directories is the same on both sides).
 
 A commit agrees when both tools build it and give the same multiset of findings (rule,
-path, span, message), or both refuse it. buf runs with `--exclude-imports`. Per repository
+path, span, message), or both refuse it for the same class of reason (import not found,
+unresolved name, duplicate definition, syntax, ...: `classify`). buf runs with `--exclude-imports`. Per repository
 the script records commits, findings of each side, identical / missing / extra, refusals
 of each side classified by reason, and wall and CPU time of each tool, as JSON under
 `scripts/history-results/` (no repository content beyond paths and messages). Needs buf
@@ -74,6 +75,18 @@ class Repo:
     def module_dirs(self):
         """Module directories relative to the repository top ('' for the top itself)."""
         return [norm(os.path.join(self.root, m.path)) for m in self.modules]
+
+    def in_layout(self, path):
+        """Whether a repository path belongs to a module and is not excluded from it."""
+        for m in self.modules:
+            if under(path, norm(os.path.join(self.root, m.path))) and not any(
+                    under(path, norm(os.path.join(self.root, e))) for e in m.excludes):
+                return True
+        return False
+
+
+def under(path, directory):
+    return directory == "" or path == directory or path.startswith(directory + "/")
 
 
 def norm(path):
@@ -153,27 +166,28 @@ def changed_dirs(repo, commit):
     """Directories (relative to the repository top) of the .proto files the commit changed."""
     out = git(repo.git_dir, "diff", "--name-only", "--no-renames", "-z", f"{commit}^", commit,
               "--", *proto_pathspecs(repo))
-    return sorted({os.path.dirname(p) for p in out.split("\0") if p})
+    return sorted({os.path.dirname(p) for p in out.split("\0") if p and repo.in_layout(p)})
 
 
 def import_closure(repo, rev, files, seeds):
     """`seeds` plus every file of `files` they import, transitively, resolved as the
-    module layout resolves them (the first module holding the import wins)."""
+    module layout resolves them (the first module holding the import wins). Reads the
+    blobs one import level at a time."""
     module_dirs = repo.module_dirs()
-    contents = read_blobs(repo.git_dir, files.values())
-    seen, todo = set(), [s for s in seeds if s in files]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for name in IMPORT.findall(contents[files[path]]):
-            name = name.decode()
-            for module in module_dirs:
-                candidate = norm(os.path.join(module, name))
-                if candidate in files:
-                    todo.append(candidate)
-                    break
+    seen, frontier = set(), {s for s in seeds if s in files}
+    while frontier:
+        seen |= frontier
+        contents = read_blobs(repo.git_dir, [files[p] for p in frontier])
+        found = set()
+        for path in frontier:
+            for name in IMPORT.findall(contents[files[path]]):
+                name = name.decode()
+                for module in module_dirs:
+                    candidate = norm(os.path.join(module, name))
+                    if candidate in files:
+                        found.add(candidate)
+                        break
+        frontier = found - seen
     return seen
 
 
@@ -182,7 +196,8 @@ def closure_paths(repo, commit, dirs):
     that a file present on both sides is exported on both."""
     sides = {}
     for rev in (f"{commit}^", commit):
-        sides[rev] = tree_files(repo.git_dir, rev, repo.root)
+        sides[rev] = {p: blob for p, blob in tree_files(repo.git_dir, rev, repo.root).items()
+                      if repo.in_layout(p)}
     selected = set()
     for rev, files in sides.items():
         seeds = [p for p in files if os.path.dirname(p) in dirs]
@@ -249,7 +264,9 @@ def prepare_side(repo, rev, dest, only):
     with open(os.path.join(root, "buf.yaml"), "w") as f:
         f.write(layout_yaml(repo, with_deps=True))
     for inc, link in dep_links(repo).items():
-        os.symlink(os.path.abspath(inc), os.path.join(root, link))
+        # A copy, not a symlink: protocompat resolves an -I symlink to its target, which
+        # is outside the working tree it is given (issue 15, item 4).
+        shutil.copytree(inc, os.path.join(root, link))
 
 
 # ---------------------------------------------------------------- the two tools
@@ -325,24 +342,37 @@ def run_protocompat(repo, commit, work, dirs):
 
 # ---------------------------------------------------------------- refusal reasons
 
+# Matched against the first error line (protocompat's `× ...`, buf's first line), in order.
 REASONS = [
     ("panic", r"panicked|PANIC"),
-    ("import not found", r"import .*(does not exist|not found|cannot be found|could not be found)"
-                         r"|does not exist|cannot find import|not found in any include root"
-                         r"|was not found"),
-    ("unresolved name", r"is not defined|unknown type|cannot resolve|could not resolve"
-                        r"|unresolved|undefined|not found"),
-    ("duplicate definition", r"already defined|duplicate|declared (in|by) .* and|multiple files"
-                             r"|more than once|defined multiple"),
-    ("syntax", r"syntax error|unexpected|expected .* got|parse error|invalid syntax"),
-    ("invalid schema", r"invalid|must be|not allowed|cannot be|conflict"),
-    ("configuration", r"buf\.yaml|buf\.work\.yaml|configuration|config"),
+    ("import not found", r'^import "[^"]*" was not found|file does not exist|'
+                         r'import "[^"]*": .*(not found|does not exist)|: does not exist$'),
+    ("unresolved name", r"cannot resolve type|unknown type|is not defined|"
+                        r"could not resolve|unresolved"),
+    ("duplicate definition", r"already defined|duplicate|declared multiple|more than once|"
+                             r"contained in multiple"),
+    ("syntax", r"syntax error|unexpected|expected|parse error|invalid syntax|unterminated"),
+    ("import cycle", r"import cycle|cycle"),
+    ("invalid schema", r"invalid|must be|not allowed|cannot be|conflict|reserved"),
+    ("configuration", r"buf\.yaml|buf\.work\.yaml|configuration|config|module"),
 ]
 
 
+def headline(message):
+    """The first error line: protocompat's `× ...` (miette), else the first non-empty line."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("×"):
+            return line.lstrip("× ").strip()
+    return lines[0] if lines else ""
+
+
 def classify(message):
+    line = headline(message)
+    if message.startswith("PANIC"):
+        return "panic"
     for reason, pattern in REASONS:
-        if re.search(pattern, message, re.I):
+        if re.search(pattern, line, re.I):
             return reason
     return "other"
 
@@ -358,7 +388,8 @@ def replay(repo, limit, verbose):
              "note": repo.note, "commits_selected": len(commits), "compared": 0, "skipped": 0,
              "buf_findings": 0, "protocompat_findings": 0, "identical_findings": 0,
              "missing": 0, "extra": 0, "commits_identical": 0, "commits_differing": 0,
-             "both_refused": 0, "only_buf_refused": 0, "only_protocompat_refused": 0,
+             "both_refused": 0, "both_refused_for_other_reasons": 0, "only_buf_refused": 0,
+             "only_protocompat_refused": 0,
              "refusals": {"buf": Counter(), "protocompat": Counter()},
              "time": {"buf_wall": 0.0, "buf_cpu": 0.0, "protocompat_wall": 0.0,
                       "protocompat_cpu": 0.0},
@@ -393,19 +424,22 @@ def replay(repo, limit, verbose):
                 stats["refusals"]["protocompat"][our_reason] += 1
             if len(stats["refusal_examples"]) < 20:
                 stats["refusal_examples"].append({
-                    "commit": short, "buf": buf_reason, "buf_message": buf_err[:300],
-                    "protocompat": our_reason, "protocompat_message": our_err[:400]})
-            if buf_failed and our_failed and not our_err.startswith("PANIC"):
+                    "commit": short, "buf": buf_reason, "buf_message": headline(buf_err)[:300],
+                    "protocompat": our_reason,
+                    "protocompat_message": headline(our_err)[:300]})
+            if buf_failed and our_failed and buf_reason == our_reason:
                 stats["both_refused"] += 1
             else:
-                side = "only_buf_refused" if buf_failed and not our_failed else \
-                    "only_protocompat_refused"
+                side = ("both_refused_for_other_reasons" if buf_failed and our_failed else
+                        "only_buf_refused" if buf_failed else "only_protocompat_refused")
                 stats[side] += 1
                 stats["commits_differing"] += 1
                 stats["differences"].append({"commit": short, "kind": side,
-                                             "buf": buf_err[:300], "protocompat": our_err[:400]})
+                                             "buf": headline(buf_err)[:300],
+                                             "protocompat": headline(our_err)[:300]})
                 print(f"{repo.name} {short}: {side.replace('_', ' ')}: buf {buf_reason} "
-                      f"({buf_err[:160]}) / protocompat {our_reason} ({our_err[:200]})")
+                      f"({headline(buf_err)[:160]}) / protocompat {our_reason} "
+                      f"({headline(our_err)[:200]})")
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
@@ -433,7 +467,8 @@ def summary_line(s):
     return (f"{s['name']}: {s['compared']} commits ({s['skipped']} skipped), buf "
             f"{s['buf_findings']} / protocompat {s['protocompat_findings']} findings, "
             f"{s['identical_findings']} identical, {s['missing']} missing, {s['extra']} extra; "
-            f"refused by both {s['both_refused']}, only buf {s['only_buf_refused']}, only "
+            f"refused by both {s['both_refused']} (for other reasons "
+            f"{s['both_refused_for_other_reasons']}), only buf {s['only_buf_refused']}, only "
             f"protocompat {s['only_protocompat_refused']}; buf {s['time']['buf_wall']} s wall / "
             f"{s['time']['buf_cpu']} s CPU, protocompat {s['time']['protocompat_wall']} s / "
             f"{s['time']['protocompat_cpu']} s; bad {s['commits_differing']} of {s['compared']}")
