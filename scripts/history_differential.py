@@ -349,6 +349,7 @@ REASONS = [
                          r'import "[^"]*": .*(not found|does not exist)|: does not exist$'),
     ("unresolved name", r"cannot resolve type|unknown type|is not defined|"
                         r"could not resolve|unresolved"),
+    ("number reused", r"used more than once|already used by|uses number"),
     ("duplicate definition", r"already defined|duplicate|declared multiple|more than once|"
                              r"contained in multiple"),
     ("syntax", r"syntax error|unexpected|expected|parse error|invalid syntax|unterminated"),
@@ -368,9 +369,9 @@ def headline(message):
 
 
 def classify(message):
-    line = headline(message)
     if message.startswith("PANIC"):
         return "panic"
+    line = headline(message)
     for reason, pattern in REASONS:
         if re.search(pattern, line, re.I):
             return reason
@@ -381,20 +382,23 @@ def classify(message):
 
 def replay(repo, limit, verbose):
     commits = commits_to_replay(repo, limit)
-    stats = {"name": repo.name, "git_dir": repo.git_dir, "head": git(repo.git_dir, "rev-parse",
-                                                                     "HEAD").strip(),
+    stats = {"name": repo.name, "git_dir": repo.git_dir,
+             "head": git(repo.git_dir, "rev-parse", "HEAD").strip(),
              "layout": {"root": repo.root, "modules": [m.__dict__ for m in repo.modules],
                         "includes": repo.includes, "closure": repo.closure, "use": repo.use},
-             "note": repo.note, "commits_selected": len(commits), "compared": 0, "skipped": 0,
-             "buf_findings": 0, "protocompat_findings": 0, "identical_findings": 0,
-             "missing": 0, "extra": 0, "commits_identical": 0, "commits_differing": 0,
-             "both_refused": 0, "both_refused_for_other_reasons": 0, "only_buf_refused": 0,
-             "only_protocompat_refused": 0,
-             "refusals": {"buf": Counter(), "protocompat": Counter()},
+             "note": repo.note, "tools": tool_versions(), "commits_selected": len(commits),
+             "compared": 0, "skipped": 0, "buf_findings": 0, "protocompat_findings": 0,
+             "identical_findings": 0, "missing": 0, "extra": 0, "commits_identical": 0,
+             "commits_with_other_findings": 0,
              "time": {"buf_wall": 0.0, "buf_cpu": 0.0, "protocompat_wall": 0.0,
                       "protocompat_cpu": 0.0},
-             "differences": [], "refusal_examples": []}
+             # Every commit either tool refused, with each side's first error line: the
+             # counts below are derived from them (`tally`), so a better classifier can
+             # re-derive them from the record (--summarize).
+             "refused": [], "differences": []}
     for n, commit in enumerate(commits, 1):
+        if verbose and n % 25 == 0:
+            print(f"{repo.name}: {n}/{len(commits)}", file=sys.stderr)
         if not has_path(repo.git_dir, f"{commit}^", repo.root):
             stats["skipped"] += 1  # a first commit, or ROOT created by it
             continue
@@ -416,30 +420,16 @@ def replay(repo, limit, verbose):
         t["protocompat_cpu"] += oc
         short = commit[:10]
         if buf_failed or our_failed:
-            buf_reason = classify(buf_err) if buf_failed else None
-            our_reason = classify(our_err) if our_failed else None
-            if buf_failed:
-                stats["refusals"]["buf"][buf_reason] += 1
-            if our_failed:
-                stats["refusals"]["protocompat"][our_reason] += 1
-            if len(stats["refusal_examples"]) < 20:
-                stats["refusal_examples"].append({
-                    "commit": short, "buf": buf_reason, "buf_message": headline(buf_err)[:300],
-                    "protocompat": our_reason,
-                    "protocompat_message": headline(our_err)[:300]})
-            if buf_failed and our_failed and buf_reason == our_reason:
-                stats["both_refused"] += 1
-            else:
-                side = ("both_refused_for_other_reasons" if buf_failed and our_failed else
-                        "only_buf_refused" if buf_failed else "only_protocompat_refused")
-                stats[side] += 1
-                stats["commits_differing"] += 1
-                stats["differences"].append({"commit": short, "kind": side,
-                                             "buf": headline(buf_err)[:300],
-                                             "protocompat": headline(our_err)[:300]})
-                print(f"{repo.name} {short}: {side.replace('_', ' ')}: buf {buf_reason} "
-                      f"({headline(buf_err)[:160]}) / protocompat {our_reason} "
-                      f"({headline(our_err)[:200]})")
+            entry = {"commit": short,
+                     "buf": headline(buf_err)[:300] if buf_failed else None,
+                     "protocompat": headline(our_err)[:300] if our_failed else None}
+            if our_err.startswith("PANIC"):
+                entry["protocompat"] = "PANIC " + entry["protocompat"]
+            stats["refused"].append(entry)
+            verdict = refusal_verdict(entry)
+            if verdict != "both refused":
+                print(f"{repo.name} {short}: {verdict}: buf {entry['buf']} / protocompat "
+                      f"{entry['protocompat']}")
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
@@ -448,30 +438,60 @@ def replay(repo, limit, verbose):
         stats["missing"] += len(missing)
         stats["extra"] += len(extra)
         if missing or extra:
-            stats["commits_differing"] += 1
-            stats["differences"].append({"commit": short, "kind": "findings",
-                                         "missing": [list(m) for m in missing[:10]],
-                                         "extra": [list(e) for e in extra[:10]]})
+            stats["commits_with_other_findings"] += 1
+            stats["differences"].append({"commit": short, "missing": [list(m) for m in missing],
+                                         "extra": [list(e) for e in extra]})
             print(f"{repo.name} {short}: {len(missing)} missing, {len(extra)} extra; first: "
                   f"{(missing + [None])[0]} / {(extra + [None])[0]}")
         else:
             stats["commits_identical"] += 1
-        if verbose and n % 25 == 0:
-            print(f"{repo.name}: {n}/{len(commits)}", file=sys.stderr)
-    stats["refusals"] = {side: dict(c) for side, c in stats["refusals"].items()}
     stats["time"] = {k: round(v, 1) for k, v in stats["time"].items()}
+    return tally(stats)
+
+
+def refusal_verdict(entry):
+    buf, ours = entry["buf"], entry["protocompat"]
+    if ours is not None and ours.startswith("PANIC"):
+        return "protocompat panicked"
+    if buf is None:
+        return "only protocompat refused"
+    if ours is None:
+        return "only buf refused"
+    if classify(buf) != classify(ours):
+        return "both refused for different reasons"
+    return "both refused"
+
+
+def tally(stats):
+    """The refusal counts, derived from the recorded refusals."""
+    verdicts = Counter(refusal_verdict(e) for e in stats["refused"])
+    stats["refusals"] = {
+        side: dict(Counter(classify(e[side]) for e in stats["refused"] if e[side] is not None))
+        for side in ("buf", "protocompat")}
+    stats["refusal_verdicts"] = dict(verdicts)
+    stats["commits_differing"] = stats["commits_with_other_findings"] + sum(
+        n for v, n in verdicts.items() if v != "both refused")
     return stats
 
 
+def tool_versions():
+    def version(cmd):
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        return (run.stdout or run.stderr).strip()
+    return {"buf": version([BUF, "--version"]),
+            "protocompat": version([PROTOCOMPAT, "--version"]),
+            "protocompat_commit": os.environ.get("PROTOCOMPAT_COMMIT", "")}
+
+
 def summary_line(s):
+    t = s["time"]
+    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["refusal_verdicts"].items())) or "none"
     return (f"{s['name']}: {s['compared']} commits ({s['skipped']} skipped), buf "
             f"{s['buf_findings']} / protocompat {s['protocompat_findings']} findings, "
             f"{s['identical_findings']} identical, {s['missing']} missing, {s['extra']} extra; "
-            f"refused by both {s['both_refused']} (for other reasons "
-            f"{s['both_refused_for_other_reasons']}), only buf {s['only_buf_refused']}, only "
-            f"protocompat {s['only_protocompat_refused']}; buf {s['time']['buf_wall']} s wall / "
-            f"{s['time']['buf_cpu']} s CPU, protocompat {s['time']['protocompat_wall']} s / "
-            f"{s['time']['protocompat_cpu']} s; bad {s['commits_differing']} of {s['compared']}")
+            f"refusals: {verdicts}; buf {t['buf_wall']} s wall / {t['buf_cpu']} s CPU, "
+            f"protocompat {t['protocompat_wall']} s / {t['protocompat_cpu']} s; "
+            f"bad {s['commits_differing']} of {s['compared']}")
 
 
 # ---------------------------------------------------------------- the table
@@ -485,18 +505,20 @@ def summarize(out_dir):
     for name in sorted(os.listdir(out_dir)):
         if name.endswith(".json"):
             with open(os.path.join(out_dir, name)) as f:
-                rows.append(json.load(f))
-    lines = ["| repository | commits | buf findings | protocompat findings | identical | missing "
-             "| extra | refused (buf) | refused (protocompat) | buf wall / CPU | protocompat "
-             "wall / CPU |", "|" + "---|" * 11]
+                rows.append(tally(json.load(f)))
+    lines = ["| repository | commits | findings (buf / protocompat) | identical | missing | extra "
+             "| refused by both, by reason | refused by one side, or for different reasons "
+             "| buf wall / CPU | protocompat wall / CPU |", "|" + "---|" * 10]
     for s in rows:
         t = s["time"]
+        both = Counter(classify(e["buf"]) for e in s["refused"]
+                       if refusal_verdict(e) == "both refused")
+        other = {v: n for v, n in s["refusal_verdicts"].items() if v != "both refused"}
         lines.append(
             f"| {s['name']}{' (closure)' if s['layout']['closure'] else ''} | {s['compared']} "
-            f"| {s['buf_findings']:,} | {s['protocompat_findings']:,} "
+            f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
-            f"| {reasons_text(s['refusals']['buf'])} "
-            f"| {reasons_text(s['refusals']['protocompat'])} "
+            f"| {reasons_text(both)} | {reasons_text(other)} "
             f"| {t['buf_wall']:.0f} s / {t['buf_cpu']:.0f} s "
             f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s |")
     return "\n".join(lines)
