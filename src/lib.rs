@@ -17,11 +17,15 @@ pub mod config;
 pub mod diff;
 pub mod engine;
 pub mod finding;
+pub mod link;
 pub mod model;
 pub mod parse;
 pub mod passes;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod syntax;
+#[cfg(test)]
+mod test_support;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};
