@@ -1,6 +1,7 @@
 //! The fuzz harnesses, one function per target. The cargo-fuzz targets in `fuzz_targets/`
-//! call them, and `tests/fuzz_regressions.rs` replays every input kept under
-//! `testdata/fuzz-regressions/<target>/` through the same functions in a normal `cargo test`.
+//! call them, and the test `fuzz_regressions` (`tests/hostile.rs`) replays every input kept
+//! under `testdata/fuzz-regressions/<target>/` through the same functions in a normal
+//! `cargo test`.
 //!
 //! Each harness drives the library the way the CLI does and checks what must always hold:
 //! no panic, and every span it reports lies inside its file on character boundaries (a span

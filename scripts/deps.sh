@@ -4,12 +4,14 @@
 # `crate::x::` path, tests included) and fails when it has a cycle.
 #
 # Usage: scripts/deps.sh [--graph]   (--graph also prints every edge)
-# `compare` is a temporary shim (re-exports of diff and finding) and is left out.
+# Left out: `compare` (a temporary shim re-exporting diff and finding) and `test_support`
+# (cfg(test) helpers for unit tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - "$@" <<'PY'
 import os, re, sys
-SHIMS = {"compare"}
+# Not pipeline stages: the temporary `compare` shim, and the crate-wide unit-test support.
+SHIMS = {"compare", "test_support"}
 src = "src"
 modules = {}
 for entry in sorted(os.listdir(src)):
