@@ -6,7 +6,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use crate::model::{map_entry_name, OptionValue, Span};
-use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum SymKind {
