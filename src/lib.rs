@@ -21,5 +21,7 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod syntax;
+#[cfg(test)]
+mod test_support;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};
