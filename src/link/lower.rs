@@ -34,11 +34,7 @@ pub(super) fn lower_file(
         _ => Syntax::Proto2,
     };
     let mut lower = Lower {
-        resolver: Resolver {
-            file,
-            visible,
-            symbols,
-        },
+        resolver: Resolver::new(file, visible, symbols),
         syntax: syntax.clone(),
         errors: Vec::new(),
     };
