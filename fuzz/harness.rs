@@ -1,5 +1,5 @@
 //! The fuzz harnesses, one function per target. The cargo-fuzz targets in `fuzz_targets/`
-//! call them, and `tests/fuzz_regressions.rs` replays every input kept under
+//! call them, and `tests/hostile.rs` (`fuzz_regressions`) replays every input kept under
 //! `testdata/fuzz-regressions/<target>/` through the same functions in a normal `cargo test`.
 //!
 //! Each harness drives the library the way the CLI does and checks what must always hold:
