@@ -129,6 +129,13 @@ def has_path(git_dir, rev, path):
                           capture_output=True).returncode == 0
 
 
+def parent_has_protos(repo, commit):
+    if not has_path(repo.git_dir, f"{commit}^", repo.root):
+        return False
+    files = tree_files(repo.git_dir, f"{commit}^", repo.root)
+    return any(repo.in_layout(p) for p in files)
+
+
 def tree_files(git_dir, rev, under):
     """{path: blob id} of the .proto files of `rev` under `under` ('' for all)."""
     out = git(git_dir, "ls-tree", "-r", "-z", rev, "--", *([under] if under else []))
@@ -283,10 +290,18 @@ def timed(cmd, cwd, env=None):
     return run, wall, cpu
 
 
+# buf's messages where protocompat's differ on purpose (README, "Differences from buf").
+BUF_MESSAGE_FIXES = [(re.compile(r'"q moved from oneof'), '" moved from oneof')]
+
+
 def key(path, finding, rule_field):
+    message = finding.get("message") or ""
+    if rule_field == "type":
+        for pattern, replacement in BUF_MESSAGE_FIXES:
+            message = pattern.sub(replacement, message)
     return (finding[rule_field], path, finding.get("start_line") or 0,
             finding.get("start_column") or 0, finding.get("end_line") or 0,
-            finding.get("end_column") or 0, finding.get("message") or "")
+            finding.get("end_column") or 0, message)
 
 
 def buf_env():
@@ -405,8 +420,11 @@ def replay(repo, limit, verbose):
     for n, commit in enumerate(commits, 1):
         if verbose and n % 25 == 0:
             print(f"{repo.name}: {n}/{len(commits)}", file=sys.stderr)
-        if not has_path(repo.git_dir, f"{commit}^", repo.root):
-            stats["skipped"] += 1  # a first commit, or ROOT created by it
+        if not parent_has_protos(repo, commit):
+            # A first commit, or the layout's first .proto files: nothing to compare with
+            # (buf refuses a module without .proto files; protocompat reports every file as
+            # new, README "Differences from buf").
+            stats["skipped"] += 1
             continue
         work = tempfile.mkdtemp(prefix="history-")
         try:
