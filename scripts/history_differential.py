@@ -218,7 +218,7 @@ def closure_paths(repo, commit, dirs):
 def export_tree(repo, rev, dest, only=None):
     """The tree of `rev` under `dest` (only ROOT; only the paths `only` when given), paths
     kept as in the repository. Every buf.yaml / buf.work.yaml / buf.lock is dropped: the
-    layout under test is the one this script writes."""
+    layout under test is the one this script writes; so is every symlink."""
     os.makedirs(dest)
     if only is None:
         archive = subprocess.run(["git", "--git-dir", repo.git_dir, "archive", rev,
@@ -235,10 +235,15 @@ def export_tree(repo, rev, dest, only=None):
             with open(target, "wb") as f:
                 f.write(contents[blob])
         os.makedirs(os.path.join(dest, repo.root), exist_ok=True)
-    for top, _, names in os.walk(dest):
-        for name in names:
-            if name in ("buf.yaml", "buf.work.yaml", "buf.lock", "buf.gen.yaml"):
-                os.remove(os.path.join(top, name))
+    for top, dirs, names in os.walk(dest):
+        for name in names + dirs:
+            path = os.path.join(top, name)
+            # Symlinks go too: buf follows them on disk, git stores them as links that
+            # protocompat (reading the objects) does not follow, so kept they would make
+            # the two tools see different trees.
+            if os.path.islink(path) or name in ("buf.yaml", "buf.work.yaml", "buf.lock",
+                                                "buf.gen.yaml"):
+                os.remove(path)
 
 
 def dep_links(repo):
