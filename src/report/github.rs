@@ -13,7 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::compare::{Finding, Group, Location};
+use crate::passes::group::Group;
+use crate::finding::{Finding, Location};
 use crate::rules::Severity;
 
 /// Annotations of one severity GitHub displays per step.
