@@ -5,6 +5,7 @@ mod github;
 mod gitlab;
 mod json;
 mod junit;
+mod long_lines;
 mod markdown;
 mod msvs;
 mod sarif;
@@ -18,6 +19,7 @@ use std::time::Duration;
 use crate::compare::{Finding, Group, Location};
 use crate::ignore::Ignored;
 use crate::rules::{self, Severity};
+pub use long_lines::SafeHandler;
 pub use snippet::SourceText;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

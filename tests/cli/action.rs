@@ -478,7 +478,11 @@ fn events_without_a_base_fail_unless_against_is_set() {
     let with = documented_inputs();
     let dispatch = serde_json::json!({ "inputs": {} });
     let run = run_script(&repo, &with, "workflow_dispatch", &dispatch, &head);
-    assert_fails_saying(&run, "workflow_dispatch", &["workflow_dispatch", "`against`"]);
+    assert_fails_saying(
+        &run,
+        "workflow_dispatch",
+        &["workflow_dispatch", "`against`"],
+    );
     let run = run_event(&repo, &with, "pull_request", None, &head, &[]);
     assert_fails_saying(&run, "no payload", &["GITHUB_EVENT_PATH", "`against`"]);
     let push = serde_json::json!({ "ref": "refs/heads/main" });
@@ -515,7 +519,11 @@ fn a_shallow_checkout_fails_naming_fetch_depth_0() {
     let with = documented_inputs();
     let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
     let run = run_script(&clone, &with, "pull_request", &event, &head);
-    assert_fails_saying(&run, "pull_request", &[&base, "shallow", "`fetch-depth: 0`"]);
+    assert_fails_saying(
+        &run,
+        "pull_request",
+        &[&base, "shallow", "`fetch-depth: 0`"],
+    );
     let event = serde_json::json!({ "merge_group": { "base_sha": base } });
     let run = run_script(&clone, &with, "merge_group", &event, &head);
     assert_fails_saying(&run, "merge_group", &[&base, "`fetch-depth: 0`"]);
