@@ -13,6 +13,7 @@ mod check;
 pub mod compare;
 pub mod config;
 pub mod fix;
+pub mod history;
 pub mod ignore;
 pub mod model;
 pub mod parse;

@@ -8,6 +8,7 @@ mod extension;
 mod field;
 mod file;
 pub mod handlers;
+mod history;
 mod message;
 mod package;
 mod service;
