@@ -1,9 +1,11 @@
-//! Generates the rule registry from the rule catalog in `rules/*.md`.
+//! Generates the typed rule ids and the rule registry from the rule catalog in `rules/*.md`.
 //!
 //! The catalog is the one source of truth for rule metadata: each doc's front matter gives the
-//! id, categories (per buf config version), default, severity, deprecation and summary. Every
-//! non-deprecated rule must have a handler `crate::rules::handlers::<snake_case_id>`; a missing
-//! handler is a compile error, so docs and behaviour cannot drift apart silently.
+//! id, categories (per buf config version), default, severity, deprecation and summary. Every id
+//! becomes a `RuleId` variant (`FIELD_NO_DELETE` → `RuleId::FieldNoDelete`), so code naming a
+//! rule that the catalog renamed or dropped does not compile. `RuleId::check`
+//! (`src/rules/registry.rs`) maps every id to its check with one exhaustive `match`, so a rule
+//! without a check is a compile error and docs and behaviour cannot drift apart silently.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -16,8 +18,11 @@ fn main() {
         .map(|e| e.expect("dir entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
-    entries.sort();
+    // Sorted by id: `RuleId`'s order (and so `Ord`) is the ids' string order, and variant `i`
+    // describes `RULES[i]`.
+    entries.sort_by_key(|p| p.file_stem().map(|s| s.to_owned()));
 
+    let mut ids = Vec::new();
     let mut out = String::from("pub static RULES: &[RuleMeta] = &[\n");
     for path in entries {
         println!("cargo:rerun-if-changed={}", path.display());
@@ -46,24 +51,78 @@ fn main() {
             _ => "Severity::Error",
         };
         let summary = get("summary").unwrap_or_default();
+        // Variant `i` of `RuleId` is `RULES[i]` (both in id order).
         let check = if deprecated {
             "None".to_string()
         } else {
-            format!("Some(handlers::{})", id.to_lowercase())
+            format!("Some(registry::run::<{}>)", ids.len())
         };
         writeln!(
             out,
-            "    RuleMeta {{ id: {id:?}, categories: &{cats:?}, categories_v1: &{cats_v1:?}, \
+            "    RuleMeta {{ rule: RuleId::{variant}, id: {id:?}, categories: &{cats:?}, categories_v1: &{cats_v1:?}, \
              categories_v1beta1: &{cats_v1beta1:?}, versions: &{versions:?}, default: {default}, \
              severity: {severity}, deprecated: {deprecated}, replaced_by: &{replaced_by:?}, \
              summary: {summary:?}, doc: include_str!({path:?}), check: {check} }},",
             path = path.display().to_string(),
+            variant = variant_name(&id),
+        )
+        .unwrap();
+        ids.push(id);
+    }
+    out.push_str("];\n");
+    let out_dir = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&out_dir).join("registry.rs"), out).unwrap();
+    std::fs::write(Path::new(&out_dir).join("rule_id.rs"), rule_id_enum(&ids)).unwrap();
+}
+
+/// `FIELD_NO_DELETE` → `FieldNoDelete`.
+fn variant_name(id: &str) -> String {
+    id.split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            first
+                .into_iter()
+                .chain(chars.map(|c| c.to_ascii_lowercase()))
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// The `RuleId` enum, its `ALL` list and its two string conversions.
+fn rule_id_enum(ids: &[String]) -> String {
+    let mut out = String::from(
+        "/// A rule of the catalog, one variant per `rules/<ID>.md` (deprecated ids included).\n\
+         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]\n\
+         pub enum RuleId {\n",
+    );
+    for id in ids {
+        writeln!(out, "    /// `{id}`\n    {},", variant_name(id)).unwrap();
+    }
+    out.push_str("}\n\nimpl RuleId {\n    /// Every rule id, in id order.\n    pub const ALL: &'static [RuleId] = &[\n");
+    for id in ids {
+        writeln!(out, "        RuleId::{},", variant_name(id)).unwrap();
+    }
+    out.push_str(
+        "    ];\n\n    /// The id as the catalog, configs and reports spell it.\n    \
+         pub const fn as_str(self) -> &'static str {\n        match self {\n",
+    );
+    for id in ids {
+        writeln!(out, "            RuleId::{} => {id:?},", variant_name(id)).unwrap();
+    }
+    out.push_str(
+        "        }\n    }\n\n    fn from_id(id: &str) -> Option<RuleId> {\n        match id {\n",
+    );
+    for id in ids {
+        writeln!(
+            out,
+            "            {id:?} => Some(RuleId::{}),",
+            variant_name(id)
         )
         .unwrap();
     }
-    out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("registry.rs");
-    std::fs::write(dest, out).unwrap();
+    out.push_str("            _ => None,\n        }\n    }\n}\n");
+    out
 }
 
 /// `key: value` lines between the leading `---` fences.

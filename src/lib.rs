@@ -15,10 +15,14 @@ pub mod config;
 pub mod fix;
 pub mod history;
 pub mod ignore;
+pub mod link;
 pub mod model;
 pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod syntax;
+#[cfg(test)]
+mod test_support;
 
 pub use check::{check, CheckOptions, Error, NewSide, Outcome};

@@ -2,8 +2,8 @@
 //! (`/work/shared/conformance/buf/cases`, skipped when absent) and asserts the front-end
 //! reports no error: every file parses and every name resolves.
 
-#[path = "common/corpus.rs"]
-mod corpus;
+mod support;
+use support::corpus;
 
 use corpus::{side_sources, sides, CORPUS};
 use protocompat::model::{build_schema, NoImports};

@@ -26,8 +26,8 @@ use std::path::Path;
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 use protocompat::model::{self, build_schema, NoImports};
 
-#[path = "common/corpus.rs"]
-mod corpus;
+mod support;
+use support::corpus;
 
 /// `ours` is the resolved form of `written` (protox keeps names as written).
 fn same_type_name(ours: &str, written: &str) -> bool {

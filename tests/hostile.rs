@@ -667,6 +667,54 @@ fn an_object_missing_from_a_shallow_clone() {
         &["proto", "--against", "HEAD~1"],
         &["HEAD~1", "cannot be resolved"],
     );
+    assert_shallow_help(&cwd, &["proto", "--against", "HEAD~1"]);
+}
+
+/// A merge base beyond a shallow clone's depth: `origin/feature` and `main` were both fetched
+/// one commit deep, their common commit was not.
+#[test]
+fn a_merge_base_missing_from_a_shallow_clone() {
+    let origin = repo_with(&[("proto/a.proto", OLD)]);
+    origin.git(&["checkout", "-q", "-b", "feature"]);
+    origin.write("proto/b.proto", OLD);
+    origin.commit("feature");
+    origin.git(&["checkout", "-q", "main"]);
+    origin.write("proto/a.proto", NEW);
+    origin.commit("main");
+    let clone = support::tempdir();
+    let url = format!("file://{}", origin.path().display());
+    support::git_in(
+        clone.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            &url,
+            "c",
+        ],
+    );
+    let cwd = clone.path().join("c");
+    let args = ["proto", "--against", "origin/feature", "--merge-base"];
+    fails_in(&cwd, &args, &["no merge base", "origin/feature"]);
+    assert_shallow_help(&cwd, &args);
+}
+
+/// The error names the cure in GitHub Actions' terms (whitespace squashed: help text wraps).
+fn assert_shallow_help(cwd: &Path, args: &[&str]) {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let out = run(cwd, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let squashed: String = stderr
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for part in ["shallow clone", "git fetch --unshallow", "`fetch-depth: 0`"] {
+        assert!(squashed.contains(part), "stderr lacks {part:?}:\n{stderr}");
+    }
 }
 
 #[test]

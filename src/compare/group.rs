@@ -57,33 +57,39 @@ struct Candidate {
     regions: Vec<Region>,
 }
 
-const RENAME_RULES: &[&str] = &["FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME"];
-const ONEOF_RULES: &[&str] = &["FIELD_SAME_ONEOF", "FIELD_SAME_CARDINALITY"];
+const RENAME_RULES: &[&str] = &[
+    crate::rules::RuleId::FieldSameName.as_str(),
+    crate::rules::RuleId::FieldSameJsonName.as_str(),
+];
+const ONEOF_RULES: &[&str] = &[
+    crate::rules::RuleId::FieldSameOneof.as_str(),
+    crate::rules::RuleId::FieldSameCardinality.as_str(),
+];
 const TYPE_CHANGE_RULES: &[&str] = &[
-    "FIELD_SAME_TYPE",
-    "FIELD_WIRE_COMPATIBLE_TYPE",
-    "FIELD_WIRE_JSON_COMPATIBLE_TYPE",
-    "RPC_SAME_REQUEST_TYPE",
-    "RPC_SAME_RESPONSE_TYPE",
+    crate::rules::RuleId::FieldSameType.as_str(),
+    crate::rules::RuleId::FieldWireCompatibleType.as_str(),
+    crate::rules::RuleId::FieldWireJsonCompatibleType.as_str(),
+    crate::rules::RuleId::RpcSameRequestType.as_str(),
+    crate::rules::RuleId::RpcSameResponseType.as_str(),
 ];
 const TYPE_DELETE_RULES: &[&str] = &[
-    "MESSAGE_NO_DELETE",
-    "PACKAGE_MESSAGE_NO_DELETE",
-    "ENUM_NO_DELETE",
-    "PACKAGE_ENUM_NO_DELETE",
-    "SERVICE_NO_DELETE",
-    "PACKAGE_SERVICE_NO_DELETE",
+    crate::rules::RuleId::MessageNoDelete.as_str(),
+    crate::rules::RuleId::PackageMessageNoDelete.as_str(),
+    crate::rules::RuleId::EnumNoDelete.as_str(),
+    crate::rules::RuleId::PackageEnumNoDelete.as_str(),
+    crate::rules::RuleId::ServiceNoDelete.as_str(),
+    crate::rules::RuleId::PackageServiceNoDelete.as_str(),
 ];
 const ANY_RULE: &[&str] = &[];
 const FIELD_DELETE_RULES: &[&str] = &[
-    "FIELD_NO_DELETE",
-    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
-    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED",
+    crate::rules::RuleId::FieldNoDelete.as_str(),
+    crate::rules::RuleId::FieldNoDeleteUnlessNameReserved.as_str(),
+    crate::rules::RuleId::FieldNoDeleteUnlessNumberReserved.as_str(),
 ];
 const ENUM_VALUE_DELETE_RULES: &[&str] = &[
-    "ENUM_VALUE_NO_DELETE",
-    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
-    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED",
+    crate::rules::RuleId::EnumValueNoDelete.as_str(),
+    crate::rules::RuleId::EnumValueNoDeleteUnlessNameReserved.as_str(),
+    crate::rules::RuleId::EnumValueNoDeleteUnlessNumberReserved.as_str(),
 ];
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one

@@ -28,14 +28,14 @@ pub use apply::{apply_edits, plan_files, unified_diff, write_files, FileFix};
 /// Rules whose findings `--fix` acts on: field deletions, then enum value deletions. Each
 /// triple is (any deletion, deletion unless the name is reserved, unless the number is).
 const FIELD_RULES: [&str; 3] = [
-    "FIELD_NO_DELETE",
-    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
-    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED",
+    crate::rules::RuleId::FieldNoDelete.as_str(),
+    crate::rules::RuleId::FieldNoDeleteUnlessNameReserved.as_str(),
+    crate::rules::RuleId::FieldNoDeleteUnlessNumberReserved.as_str(),
 ];
 const ENUM_VALUE_RULES: [&str; 3] = [
-    "ENUM_VALUE_NO_DELETE",
-    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
-    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED",
+    crate::rules::RuleId::EnumValueNoDelete.as_str(),
+    crate::rules::RuleId::EnumValueNoDeleteUnlessNameReserved.as_str(),
+    crate::rules::RuleId::EnumValueNoDeleteUnlessNumberReserved.as_str(),
 ];
 
 /// Whether `--fix` can act on findings of this rule.

@@ -22,7 +22,14 @@ fn fixed_with(rule_ids: &[&str], old: &str, new: &str) -> String {
 }
 
 fn fixed(old: &str, new: &str) -> String {
-    fixed_with(&["FIELD_NO_DELETE", "ENUM_VALUE_NO_DELETE"], old, new)
+    fixed_with(
+        &[
+            rules::RuleId::FieldNoDelete.as_str(),
+            rules::RuleId::EnumValueNoDelete.as_str(),
+        ],
+        old,
+        new,
+    )
 }
 
 const P3: &str = "syntax = \"proto3\";\npackage p;\n";
@@ -132,7 +139,11 @@ fn only_what_the_reported_rules_cover() {
     let old = p3("message M {\n  int32 a = 1;\n  int32 b = 2;\n}\n");
     let new = p3("message M {\n  reserved 1;\n}\n");
     assert_eq!(
-        fixed_with(&["FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED"], &old, &new),
+        fixed_with(
+            &[rules::RuleId::FieldNoDeleteUnlessNumberReserved.as_str()],
+            &old,
+            &new
+        ),
         p3("message M {\n  reserved 1, 2;\n  reserved \"b\";\n}\n")
     );
 }

@@ -5,43 +5,24 @@
 //! buf's rules are defined on descriptors. Unlike descriptors, every element keeps the byte
 //! span of each piece a rule may point at (the equivalent of protoc's SourceCodeInfo paths).
 //!
-//! The builder (`build`) turns parsed files into this model and resolves names across files.
+//! This module holds only the types (and depends only on `syntax`); `crate::link` builds
+//! them from parsed files.
 
-mod build;
-mod features;
-mod lower;
+mod naming;
 mod position;
 pub mod ranges;
-mod symbols;
-mod validate;
-mod wkt;
-pub use build::{
+pub use naming::{default_json_name, map_entry_name};
+pub use position::{line_col, LineIndex};
+// The syntax types the model keeps as written (spans, labels, scalar types, option values).
+pub use crate::syntax::{FieldType, Label, OptionValue, Span};
+// Transitional: the linker's entry points under their former paths, so that code outside the
+// front end keeps compiling while it moves to `crate::link`. Delete once nothing uses them.
+pub use crate::link::{
     build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
 };
-pub use lower::{default_json_name, map_entry_name};
-pub use position::{line_col, LineIndex};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// A half-open byte range `[start, end)` into a file's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Span {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span {
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-    pub fn range(self) -> std::ops::Range<usize> {
-        self.start as usize..self.end as usize
-    }
-}
 
 /// A set of files, keyed by their path relative to the compared root (`/`-separated).
 #[derive(Debug, Default, Clone)]
@@ -129,34 +110,6 @@ pub struct OptionEntry {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum OptionValue {
-    /// An identifier: `true`, `false`, `CORD`, `inf`, an enum value name.
-    Ident(String),
-    /// A string literal, unescaped (bytes kept as lossy UTF-8 for display).
-    String(String),
-    Int(i128),
-    Float(f64),
-    /// A message literal `{ ... }`, kept as its source text.
-    Aggregate(String),
-}
-
-impl OptionValue {
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            OptionValue::Ident(s) if s == "true" => Some(true),
-            OptionValue::Ident(s) if s == "false" => Some(false),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            OptionValue::String(s) | OptionValue::Ident(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
 impl Options {
     /// The last entry with this exact name (later assignments win, as in protoc).
     pub fn get(&self, name: &str) -> Option<&OptionEntry> {
@@ -227,100 +180,6 @@ pub struct Oneof {
     /// The synthetic oneof protoc creates for a proto3 `optional` field.
     pub synthetic: bool,
     pub options: Options,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Label {
-    Optional,
-    Required,
-    Repeated,
-}
-
-impl Label {
-    pub fn name(self) -> &'static str {
-        match self {
-            Label::Optional => "optional",
-            Label::Required => "required",
-            Label::Repeated => "repeated",
-        }
-    }
-}
-
-/// `FieldDescriptorProto.Type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FieldType {
-    Double,
-    Float,
-    Int64,
-    Uint64,
-    Int32,
-    Fixed64,
-    Fixed32,
-    Bool,
-    String,
-    Group,
-    Message,
-    Bytes,
-    Uint32,
-    Enum,
-    Sfixed32,
-    Sfixed64,
-    Sint32,
-    Sint64,
-}
-
-impl FieldType {
-    /// The lower-case proto keyword (`group`, `message` and `enum` for the named kinds).
-    pub fn name(self) -> &'static str {
-        use FieldType::*;
-        match self {
-            Double => "double",
-            Float => "float",
-            Int64 => "int64",
-            Uint64 => "uint64",
-            Int32 => "int32",
-            Fixed64 => "fixed64",
-            Fixed32 => "fixed32",
-            Bool => "bool",
-            String => "string",
-            Group => "group",
-            Message => "message",
-            Bytes => "bytes",
-            Uint32 => "uint32",
-            Enum => "enum",
-            Sfixed32 => "sfixed32",
-            Sfixed64 => "sfixed64",
-            Sint32 => "sint32",
-            Sint64 => "sint64",
-        }
-    }
-    pub fn from_keyword(s: &str) -> Option<FieldType> {
-        use FieldType::*;
-        Some(match s {
-            "double" => Double,
-            "float" => Float,
-            "int64" => Int64,
-            "uint64" => Uint64,
-            "int32" => Int32,
-            "fixed64" => Fixed64,
-            "fixed32" => Fixed32,
-            "bool" => Bool,
-            "string" => String,
-            "bytes" => Bytes,
-            "uint32" => Uint32,
-            "sfixed32" => Sfixed32,
-            "sfixed64" => Sfixed64,
-            "sint32" => Sint32,
-            "sint64" => Sint64,
-            _ => return None,
-        })
-    }
-    pub fn is_named(self) -> bool {
-        matches!(
-            self,
-            FieldType::Message | FieldType::Enum | FieldType::Group
-        )
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -574,6 +433,3 @@ impl File {
         out
     }
 }
-
-#[cfg(test)]
-mod tests;

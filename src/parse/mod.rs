@@ -1,7 +1,7 @@
 //! `.proto` text -> syntax tree with byte spans: our own lexer and recursive-descent parser
 //! (proto2, proto3, editions 2023/2024). Errors become miette diagnostics, several per file.
 
-pub mod ast;
+pub use crate::syntax::ast;
 pub mod lexer;
 pub mod parser;
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use miette::{NamedSource, SourceSpan};
 
-use crate::model::Span;
+use crate::syntax::Span;
 
 /// One syntax (or front-end) error, rendered by miette with the file's source.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]

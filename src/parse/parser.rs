@@ -6,7 +6,7 @@ use super::ast::*;
 use super::lexer::{Token, TokenKind};
 use std::fmt::Display;
 
-use crate::model::{FieldType, Label, OptionValue, Span};
+use crate::syntax::{FieldType, Label, OptionValue, Span};
 
 /// Deepest nesting of messages/groups/aggregate values accepted.
 pub const MAX_DEPTH: usize = 128;

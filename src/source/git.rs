@@ -120,9 +120,14 @@ impl Repo {
     /// The merge base of two commits, as the tree of that commit and its id.
     pub fn merge_base(&self, a: Oid, b: Oid, describe: &str) -> Result<(Oid, Oid), Report> {
         let repo = self.lock();
-        let base = repo
-            .merge_base(a, b)
-            .map_err(|e| miette!("no merge base for {describe}: {}", e.message()))?;
+        let base = repo.merge_base(a, b).map_err(|e| match repo.is_shallow() {
+            true => miette!(
+                help = SHALLOW_HELP,
+                "no merge base for {describe} in this shallow clone: {}",
+                e.message()
+            ),
+            false => miette!("no merge base for {describe}: {}", e.message()),
+        })?;
         let tree = repo
             .find_commit(base)
             .and_then(|c| c.tree())
@@ -155,8 +160,21 @@ fn has_no_commits(repo: &Repository) -> bool {
             .is_ok_and(|mut refs| refs.next().is_none())
 }
 
+/// What to do when a revision or merge base is missing from a shallow clone, where that
+/// usually means it lies beyond the fetched depth rather than that it does not exist.
+const SHALLOW_HELP: &str = "the repository is a shallow clone, so older history was not \
+     fetched: run `git fetch --unshallow` (in GitHub Actions, check out with `fetch-depth: 0`; \
+     actions/checkout fetches a single commit by default)";
+
 fn revparse<'r>(repo: &'r Repository, spec: &str) -> Result<git2::Object<'r>, Report> {
     repo.revparse_single(spec).map_err(|e| {
+        if repo.is_shallow() && e.code() != ErrorCode::Ambiguous {
+            return miette!(
+                help = SHALLOW_HELP,
+                "revision `{spec}` cannot be resolved in this shallow clone: {}",
+                e.message()
+            );
+        }
         let why = match e.code() {
             // `git init` without a commit: HEAD points at a branch that does not exist yet.
             ErrorCode::NotFound | ErrorCode::UnbornBranch if has_no_commits(repo) => {

@@ -1,6 +1,9 @@
-//! Helpers for the CLI integration tests: real git repositories built with the git CLI in
-//! temporary directories, and the binary run on them.
+//! Helpers shared by every test binary: real git repositories built with the git CLI in
+//! temporary directories, the binary run on them, and (`corpus`) the sides of buf's
+//! conformance corpus read as `SourceFile`s.
 #![allow(dead_code)]
+
+pub mod corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

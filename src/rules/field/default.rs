@@ -4,9 +4,9 @@
 
 use crate::model::{Enum, FieldType};
 
-use super::super::util::quote;
 use super::side::FieldSide;
 use super::text::go_float;
+use crate::rules::quote::quote;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

@@ -7,7 +7,7 @@ use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, MessageEncoding, Span, Syntax,
 };
 
-use super::super::util::quote;
+use crate::rules::quote::quote;
 
 /// A field (or extension) together with the schema index of its revision.
 #[derive(Clone, Copy)]

@@ -2,20 +2,20 @@
 //! checked against buf 1.75.0 (`buf breaking --error-format json`) on the same inputs.
 
 use crate::compare::Finding;
-use crate::rules::util::{build_test_schema, run_rule};
+use crate::rules::RuleId;
+use crate::test_support::{build_test_schema, run_rule};
 
 /// Full findings (with `previous` and `help`) of one rule over one file per side.
-fn findings(rule: &str, old: &str, new: &str) -> Vec<Finding> {
-    let meta = crate::rules::find(rule).expect("known rule");
+fn findings(rule: RuleId, old: &str, new: &str) -> Vec<Finding> {
     crate::compare::run(
         &build_test_schema(&[("a.proto", old)]),
         &build_test_schema(&[("a.proto", new)]),
-        &[meta],
+        &[rule.meta()],
     )
 }
 
 /// `(line:col-line:col, message)` of one rule over one file per side.
-fn run(rule: &str, old: &str, new: &str) -> Vec<(String, String)> {
+fn run(rule: RuleId, old: &str, new: &str) -> Vec<(String, String)> {
     run_rule(rule, &[("a.proto", old)], &[("a.proto", new)])
         .into_iter()
         .map(|(_, span, message)| (span, message))
@@ -34,7 +34,7 @@ fn proto3(body: &str) -> String {
 fn deleted_field_points_at_the_new_message_and_suggests_reserving() {
     let old = proto3("message M {\n  int32 keep = 1;\n  string discount = 5;\n}\n");
     let new = proto3("message M {\n  int32 keep = 1;\n}\n");
-    let found = findings("FIELD_NO_DELETE", &old, &new);
+    let found = findings(RuleId::FieldNoDelete, &old, &new);
     assert_eq!(found.len(), 1);
     let f = &found[0];
     assert_eq!(
@@ -55,20 +55,20 @@ fn reserved_number_or_name_allows_deletion_only_for_its_rule() {
     let old = proto3("message M {\n  int32 a = 1;\n  int32 b = 2;\n}\n");
     let by_number = proto3("message M {\n  int32 a = 1;\n  reserved 2;\n}\n");
     let by_name = proto3("message M {\n  int32 a = 1;\n  reserved \"b\";\n}\n");
-    let number_rule = "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED";
-    let name_rule = "FIELD_NO_DELETE_UNLESS_NAME_RESERVED";
+    let number_rule = RuleId::FieldNoDeleteUnlessNumberReserved;
+    let name_rule = RuleId::FieldNoDeleteUnlessNameReserved;
     assert!(run(number_rule, &old, &by_number).is_empty());
     assert_eq!(run(number_rule, &old, &by_name).len(), 1);
     assert!(run(name_rule, &old, &by_name).is_empty());
     assert_eq!(run(name_rule, &old, &by_number).len(), 1);
-    assert_eq!(run("FIELD_NO_DELETE", &old, &by_number).len(), 1);
+    assert_eq!(run(RuleId::FieldNoDelete, &old, &by_number).len(), 1);
 }
 
 #[test]
 fn scalar_type_change_points_at_the_type_with_wire_alternatives_in_help() {
     let old = proto3("message M {\n  int32 a = 1;\n}\n");
     let new = proto3("message M {\n  sint32 a = 1;\n}\n");
-    let found = findings("FIELD_WIRE_COMPATIBLE_TYPE", &old, &new);
+    let found = findings(RuleId::FieldWireCompatibleType, &old, &new);
     assert_eq!(found.len(), 1);
     assert!(found[0].message.starts_with(
         "Field \"1\" with name \"a\" on message \"M\" changed type from \"int32\" to \"sint32\"."
@@ -85,26 +85,26 @@ fn scalar_type_change_points_at_the_type_with_wire_alternatives_in_help() {
     );
     // int32 -> int64 is fine on the wire but not for generated code or JSON.
     let widened = proto3("message M {\n  int64 a = 1;\n}\n");
-    assert!(run("FIELD_WIRE_COMPATIBLE_TYPE", &old, &widened).is_empty());
+    assert!(run(RuleId::FieldWireCompatibleType, &old, &widened).is_empty());
     assert_eq!(
-        run("FIELD_WIRE_JSON_COMPATIBLE_TYPE", &old, &widened).len(),
+        run(RuleId::FieldWireJsonCompatibleType, &old, &widened).len(),
         1
     );
-    assert_eq!(run("FIELD_SAME_TYPE", &old, &widened).len(), 1);
+    assert_eq!(run(RuleId::FieldSameType, &old, &widened).len(), 1);
 }
 
 #[test]
 fn string_to_bytes_is_wire_compatible_but_not_the_reverse() {
     let string = proto3("message M {\n  string a = 1;\n}\n");
     let bytes = proto3("message M {\n  bytes a = 1;\n}\n");
-    assert!(run("FIELD_WIRE_COMPATIBLE_TYPE", &string, &bytes).is_empty());
-    let back = run("FIELD_WIRE_COMPATIBLE_TYPE", &bytes, &string);
+    assert!(run(RuleId::FieldWireCompatibleType, &string, &bytes).is_empty());
+    let back = run(RuleId::FieldWireCompatibleType, &bytes, &string);
     assert_eq!(back.len(), 1);
     assert!(back[0]
         .1
         .contains("no way to enforce that a bytes field is UTF-8"));
     assert_eq!(
-        run("FIELD_WIRE_JSON_COMPATIBLE_TYPE", &string, &bytes).len(),
+        run(RuleId::FieldWireJsonCompatibleType, &string, &bytes).len(),
         1
     );
 }
@@ -120,10 +120,10 @@ fn enum_moved_with_same_short_name_and_more_values_is_wire_compatible() {
     let renumbered = proto3(
         "message R { enum Status { S_UNKNOWN = 0; S_OK = 2; } }\nmessage M {\n  R.Status st = 1;\n}\n",
     );
-    assert!(run("FIELD_WIRE_COMPATIBLE_TYPE", &old, &moved).is_empty());
-    assert!(run("FIELD_WIRE_JSON_COMPATIBLE_TYPE", &old, &moved).is_empty());
+    assert!(run(RuleId::FieldWireCompatibleType, &old, &moved).is_empty());
+    assert!(run(RuleId::FieldWireJsonCompatibleType, &old, &moved).is_empty());
     assert_eq!(
-        run("FIELD_SAME_TYPE", &old, &moved),
+        run(RuleId::FieldSameType, &old, &moved),
         [(
             "5:3-5:11".to_string(),
             "Field \"1\" with name \"st\" on message \"M\" changed type from \"p.Status\" to \
@@ -132,7 +132,7 @@ fn enum_moved_with_same_short_name_and_more_values_is_wire_compatible() {
         )]
     );
     assert_eq!(
-        run("FIELD_WIRE_COMPATIBLE_TYPE", &old, &renumbered).len(),
+        run(RuleId::FieldWireCompatibleType, &old, &renumbered).len(),
         1
     );
 }
@@ -143,7 +143,7 @@ fn delimited_encoding_is_a_type_change_in_editions() {
     let new = "edition = \"2023\";\npackage p;\noption features.message_encoding = DELIMITED;\n\
                message M {\n  M a = 1;\n}\n";
     assert_eq!(
-        run("FIELD_SAME_TYPE", old, new),
+        run(RuleId::FieldSameType, old, new),
         [(
             "5:3-5:4".to_string(),
             "Field \"1\" with name \"a\" on message \"M\" changed type from \"message\" to \
@@ -158,7 +158,7 @@ fn map_entry_fields_point_at_the_map_type() {
     let old = proto3("message One {}\nmessage Two {}\nmessage M {\n  map<int64, One> m = 1;\n}\n");
     let new = proto3("message One {}\nmessage Two {}\nmessage M {\n  map<int64, Two> m = 1;\n}\n");
     assert_eq!(
-        run("FIELD_SAME_TYPE", &old, &new),
+        run(RuleId::FieldSameType, &old, &new),
         [(
             "6:3-6:18".to_string(),
             "Field \"2\" with name \"value\" on message \"MEntry\" changed type from \"p.One\" to \
@@ -176,7 +176,7 @@ fn cardinality_tracks_presence_and_skips_map_entries() {
     let new = proto3(
         "message M {\n  optional int32 a = 1;\n  int32 b = 2;\n  repeated int32 c = 3;\n}\n",
     );
-    let found = run("FIELD_SAME_CARDINALITY", &old, &new);
+    let found = run(RuleId::FieldSameCardinality, &old, &new);
     let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
     assert_eq!(
         messages,
@@ -190,10 +190,10 @@ fn cardinality_tracks_presence_and_skips_map_entries() {
         ]
     );
     // Presence and map/repeated changes keep the wire format.
-    assert!(run("FIELD_WIRE_COMPATIBLE_CARDINALITY", &old, &new).is_empty());
+    assert!(run(RuleId::FieldWireCompatibleCardinality, &old, &new).is_empty());
     // But maps and repeated fields differ in JSON.
     assert_eq!(
-        run("FIELD_WIRE_JSON_COMPATIBLE_CARDINALITY", &old, &new).len(),
+        run(RuleId::FieldWireJsonCompatibleCardinality, &old, &new).len(),
         1
     );
 }
@@ -202,7 +202,7 @@ fn cardinality_tracks_presence_and_skips_map_entries() {
 fn oneof_membership_ignores_synthetic_oneofs() {
     let old = proto3("message M {\n  optional int32 a = 1;\n  oneof x { int32 b = 2; }\n}\n");
     let new = proto3("message M {\n  oneof x { int32 a = 1; }\n  optional int32 b = 2;\n}\n");
-    let found = run("FIELD_SAME_ONEOF", &old, &new);
+    let found = run(RuleId::FieldSameOneof, &old, &new);
     let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
     assert_eq!(
         messages,
@@ -233,7 +233,7 @@ fn defaults_compare_by_value_across_types() {
          optional int32 e = 5 [default = 2];\n\
          optional E f = 6 [default = E_TWO];\n}\n",
     );
-    let found = run("FIELD_SAME_DEFAULT", &old, &new);
+    let found = run(RuleId::FieldSameDefault, &old, &new);
     let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
     assert_eq!(
         messages,
@@ -250,7 +250,7 @@ fn bytes_defaults_keep_non_utf8_bytes() {
     let old = proto2("message M {\n  optional bytes b = 1 [default = \"\\xff\\001\"];\n}\n");
     let new = proto2("message M {\n  optional bytes b = 1 [default = \"\\xfe\\001\"];\n}\n");
     assert_eq!(
-        run("FIELD_SAME_DEFAULT", &old, &new),
+        run(RuleId::FieldSameDefault, &old, &new),
         [(
             "4:25-4:45".to_string(),
             "Field \"1\" with name \"b\" on message \"M\" changed default value from [0xFF,0x1] \
@@ -265,7 +265,7 @@ fn json_name_and_jstype_point_at_the_option() {
     let old = proto3("message M {\n  int64 a = 1 [json_name = \"x\", jstype = JS_STRING];\n}\n");
     let new = proto3("message M {\n  int64 a = 1 [json_name = \"y\"];\n}\n");
     assert_eq!(
-        run("FIELD_SAME_JSON_NAME", &old, &new),
+        run(RuleId::FieldSameJsonName, &old, &new),
         [(
             "4:16-4:31".to_string(),
             "Field \"1\" with name \"a\" on message \"M\" changed option \"json_name\" from \"x\" \
@@ -275,7 +275,7 @@ fn json_name_and_jstype_point_at_the_option() {
     );
     // The option is gone on the new side: buf points at the whole field.
     assert_eq!(
-        run("FIELD_SAME_JSTYPE", &old, &new),
+        run(RuleId::FieldSameJstype, &old, &new),
         [(
             "4:3-4:33".to_string(),
             "Field \"1\" with name \"a\" on message \"M\" changed option \"jstype\" from \
@@ -290,7 +290,7 @@ fn string_piece_to_string_is_allowed() {
     let old = proto2("message M {\n  optional string a = 1 [ctype = STRING_PIECE];\n  optional string b = 2 [ctype = CORD];\n}\n");
     let new = proto2("message M {\n  optional string a = 1;\n  optional string b = 2 [ctype = STRING_PIECE];\n}\n");
     assert_eq!(
-        run("FIELD_SAME_CPP_STRING_TYPE", &old, &new),
+        run(RuleId::FieldSameCppStringType, &old, &new),
         [(
             "5:26-5:46".to_string(),
             "Field \"2\" with name \"b\" on message \"M\" changed C++ string type from \"CORD\" to \
@@ -308,7 +308,7 @@ fn every_finding_has_previous_and_help() {
         .iter()
         .filter(|r| r.id.starts_with("FIELD_") && r.check.is_some())
     {
-        for f in findings(rule.id, &old, &new) {
+        for f in findings(rule.rule, &old, &new) {
             assert!(f.previous.is_some(), "{}: no previous", rule.id);
             assert!(
                 f.help.as_deref().is_some_and(|h| !h.is_empty()),
@@ -341,12 +341,13 @@ fn field_rule_doc_examples_are_flagged() {
             continue;
         };
         // Deprecated ids run their replacements.
-        let ids: Vec<&str> = if rule.check.is_some() {
-            vec![rule.id]
+        let ids: Vec<RuleId> = if rule.check.is_some() {
+            vec![rule.rule]
         } else {
-            rule.replaced_by.to_vec()
+            let known = |id: &&str| id.parse::<RuleId>().expect("replacement is a rule");
+            rule.replaced_by.iter().map(known).collect()
         };
-        let found: usize = ids.iter().map(|id| run(id, &before, &after).len()).sum();
+        let found: usize = ids.iter().map(|&id| run(id, &before, &after).len()).sum();
         assert!(found > 0, "{}: its doc example is not flagged", rule.id);
         checked += 1;
     }

@@ -1,0 +1,143 @@
+//! Builds the schema model from source files: parse (in parallel), load imports (compared
+//! files, then the resolver's include roots, then the bundled well-known types), collect
+//! symbols, then lower each compared file's syntax tree into the model with names resolved.
+
+use rayon::prelude::*;
+
+use super::diagnostic::report;
+use super::imports::{
+    load_imports, report_import_cycles, visible_files, MissingImport, Unit, Visible,
+};
+use super::input::{ImportResolver, SourceFile};
+use super::lower::lower_file;
+use super::symbols::{collect_symbols, Symbols};
+use crate::model::{Schema, Span};
+use crate::parse::{self, ParsedFile};
+
+pub struct BuildOutput {
+    /// Only the compared files, keyed by path.
+    pub schema: Schema,
+    /// Imports found nowhere. The schema was built anyway, with names from the missing files
+    /// kept as written; the caller decides whether that is good enough (by default the check
+    /// refuses: it could not see those types).
+    pub unresolved_imports: Vec<MissingImport>,
+}
+
+/// The files could not be built: every syntax or resolution error found, each a diagnostic
+/// with its source and span.
+#[derive(Debug)]
+pub struct BuildError {
+    pub diagnostics: Vec<miette::Report>,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} error(s) in the schema", self.diagnostics.len())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+pub fn build_schema(
+    files: Vec<SourceFile>,
+    resolver: &dyn ImportResolver,
+) -> Result<BuildOutput, BuildError> {
+    let compared = files.len();
+    let parsed: Vec<ParsedFile> = if files.len() > 4 {
+        files.par_iter().map(|f| parse::parse(&f.text)).collect()
+    } else {
+        files.iter().map(|f| parse::parse(&f.text)).collect()
+    };
+    let mut units: Vec<Unit> = files
+        .into_iter()
+        .zip(parsed)
+        .map(|(source, parsed)| Unit {
+            source,
+            parsed,
+            imports: Vec::new(),
+            public_imports: Vec::new(),
+            import_spans: Vec::new(),
+            missing_import: false,
+        })
+        .collect();
+
+    let mut diagnostics = Vec::new();
+    let mut unresolved_imports = Vec::new();
+    load_imports(
+        &mut units,
+        resolver,
+        &mut diagnostics,
+        &mut unresolved_imports,
+    );
+    report_import_cycles(&units, &mut diagnostics);
+
+    for unit in &units {
+        for (span, message) in &unit.parsed.errors {
+            diagnostics.push(report(
+                &unit.source,
+                *span,
+                message,
+                &parse::label_for(message),
+            ));
+        }
+    }
+    if !diagnostics.is_empty() {
+        return Err(BuildError { diagnostics });
+    }
+
+    let mut symbols = Symbols {
+        paths: units.iter().map(|u| u.source.path.clone()).collect(),
+        ..Symbols::default()
+    };
+    let mut errors = Vec::new();
+    for (index, unit) in units.iter().enumerate() {
+        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
+    }
+    report_all(&units, errors, &mut diagnostics);
+
+    // Lower the compared files, each consuming its unit so that its syntax tree is freed as
+    // soon as it is lowered (the trees of all files at once would double the peak memory).
+    // Visibility is computed first: it reads the import lists of every unit.
+    let visible: Vec<Visible> = (0..compared).map(|i| visible_files(&units, i)).collect();
+    let compared_units: Vec<Unit> = units.drain(..compared).collect();
+    drop(units);
+    let results: Vec<_> = compared_units
+        .into_par_iter()
+        .zip(visible)
+        .enumerate()
+        .map(|(index, (unit, visible))| {
+            let (file, mut errors) = lower_file(&unit, index, &visible, &symbols);
+            errors.extend(super::validate::validate(&file));
+            (file, errors, unit.source)
+        })
+        .collect();
+    let mut schema = Schema::default();
+    for (file, errors, source) in results {
+        for (span, message) in errors {
+            diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
+        }
+        schema.files.insert(file.path.clone(), file);
+    }
+    if !diagnostics.is_empty() {
+        return Err(BuildError { diagnostics });
+    }
+    Ok(BuildOutput {
+        schema,
+        unresolved_imports,
+    })
+}
+
+fn report_all(
+    units: &[Unit],
+    errors: Vec<(usize, Span, String)>,
+    diagnostics: &mut Vec<miette::Report>,
+) {
+    for (index, span, message) in errors {
+        diagnostics.push(report(
+            &units[index].source,
+            span,
+            &message,
+            &parse::label_for(&message),
+        ));
+    }
+}

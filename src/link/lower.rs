@@ -1,0 +1,719 @@
+//! Syntax tree -> model: full names, resolved type names (see `resolve`), synthesized map
+//! entries, groups, synthetic oneofs, labels, JSON names, defaults and
+//! effective features.
+
+use std::collections::HashSet;
+
+use super::features::{
+    apply_options, field_features, inherited, message_features, syntax_defaults, LegacyPresence,
+};
+use super::imports::{Unit, Visible};
+use super::resolve::{Errors, Resolved, Resolver};
+use super::symbols::{file_package, join, Symbols};
+use super::validate::{declarations, references};
+use crate::model::*;
+use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+
+struct Lower<'a> {
+    resolver: Resolver<'a>,
+    syntax: Syntax,
+    errors: Errors,
+}
+
+/// Lowers one compared file; returns the model file and the resolution errors found.
+pub(super) fn lower_file(
+    unit: &Unit,
+    file: usize,
+    visible: &Visible,
+    symbols: &Symbols,
+) -> (File, Vec<(Span, String)>) {
+    let ast = &unit.parsed.ast;
+    let syntax = match &ast.syntax {
+        Some(decl) if decl.kind == ast::SyntaxKind::Edition => Syntax::Editions(decl.value.clone()),
+        Some(decl) if decl.value == "proto3" => Syntax::Proto3,
+        _ => Syntax::Proto2,
+    };
+    let mut lower = Lower {
+        resolver: Resolver {
+            file,
+            visible,
+            symbols,
+        },
+        syntax: syntax.clone(),
+        errors: Vec::new(),
+    };
+    let package = file_package(ast).to_string();
+    let mut out = File {
+        path: unit.source.path.clone(),
+        text: unit.source.text.clone(),
+        syntax: syntax.clone(),
+        syntax_span: ast.syntax.as_ref().map(|s| s.span),
+        package: package.clone(),
+        package_span: None,
+        imports: Vec::new(),
+        options: Options::default(),
+        messages: Vec::new(),
+        enums: Vec::new(),
+        services: Vec::new(),
+        extensions: Vec::new(),
+        features: syntax_defaults(&syntax),
+        comments: unit
+            .parsed
+            .comments
+            .iter()
+            .map(|c| Comment {
+                span: c.span,
+                text: c.text.clone(),
+            })
+            .collect(),
+        line_index: Default::default(),
+    };
+    out.options = lower_options(ast.items.iter().filter_map(|item| match item {
+        TopItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    apply_options(&mut out.features, &out.options.entries);
+    let file_features = out.features.clone();
+    for item in &ast.items {
+        match item {
+            TopItem::Package(p) => {
+                lower
+                    .errors
+                    .extend(declarations::single_package(out.package_span, p.span));
+                out.package_span = Some(p.span);
+            }
+            TopItem::Import(i) => out.imports.push(Import {
+                path: i.path.clone(),
+                public: i.public,
+                weak: i.weak,
+                span: i.span,
+            }),
+            TopItem::Option(_) => {}
+            TopItem::Message(m) => {
+                let scope = Scope {
+                    name: &package,
+                    features: &file_features,
+                    file_options: &out.options,
+                };
+                let message = lower.message(m, &scope);
+                out.messages.push(message);
+            }
+            TopItem::Enum(e) => out
+                .enums
+                .push(lower.enumeration(e, &package, &file_features)),
+            TopItem::Service(s) => out.services.push(lower.service(s, &package)),
+            TopItem::Extend(e) => {
+                let scope = Scope {
+                    name: &package,
+                    features: &file_features,
+                    file_options: &out.options,
+                };
+                let mut nested = Vec::new();
+                let fields = lower.extend(e, &scope, &mut nested);
+                out.extensions.extend(fields);
+                // Groups declared in a top-level extend become top-level messages.
+                out.messages.extend(nested);
+            }
+        }
+    }
+    (out, lower.errors)
+}
+
+/// Where a declaration sits: the enclosing full name and features.
+struct Scope<'s> {
+    name: &'s str,
+    features: &'s Features,
+    file_options: &'s Options,
+}
+
+fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Options {
+    Options {
+        entries: decls
+            .map(|d| OptionEntry {
+                name: d.canonical_name(),
+                value: d.value.clone(),
+                span: d.span,
+            })
+            .collect(),
+    }
+}
+
+impl Lower<'_> {
+    fn is_editions(&self) -> bool {
+        matches!(self.syntax, Syntax::Editions(_))
+    }
+
+    // ---- messages ----
+
+    fn message(&mut self, decl: &ast::MessageDecl, scope: &Scope) -> Message {
+        self.message_body(
+            &decl.name.text,
+            decl.span,
+            decl.name.span,
+            &decl.body,
+            scope,
+            false,
+        )
+    }
+
+    fn message_body(
+        &mut self,
+        name: &str,
+        span: Span,
+        name_span: Span,
+        body: &[MessageItem],
+        scope: &Scope,
+        is_group: bool,
+    ) -> Message {
+        let full_name = join(scope.name, name);
+        let options = lower_options(body.iter().filter_map(|item| match item {
+            MessageItem::Option(o) => Some(o),
+            _ => None,
+        }));
+        let features = message_features(&self.syntax, scope.features, &options);
+        let mut message = Message {
+            name: name.to_string(),
+            full_name: full_name.clone(),
+            span,
+            name_span,
+            options,
+            is_group,
+            features,
+            ..Message::default()
+        };
+        let features = message.features.clone();
+        let inner = Scope {
+            name: &full_name,
+            features: &features,
+            file_options: scope.file_options,
+        };
+        for item in body {
+            match item {
+                MessageItem::Field(f) => {
+                    let field = self.field(f, &inner, None, &mut message.messages);
+                    message.fields.push(field);
+                }
+                MessageItem::Oneof(o) => self.oneof(o, &inner, &mut message),
+                MessageItem::Message(m) => {
+                    let nested = self.message(m, &inner);
+                    message.messages.push(nested);
+                }
+                MessageItem::Enum(e) => {
+                    let nested = self.enumeration(e, &full_name, &features);
+                    message.enums.push(nested);
+                }
+                MessageItem::Extend(e) => {
+                    let fields = self.extend(e, &inner, &mut message.messages);
+                    message.extensions.extend(fields);
+                }
+                MessageItem::Extensions(e) => {
+                    message
+                        .extension_ranges
+                        .extend(e.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }))
+                }
+                MessageItem::Reserved(r) => {
+                    message
+                        .reserved_ranges
+                        .extend(r.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }));
+                    message
+                        .reserved_names
+                        .extend(r.names.iter().map(|n| ReservedName {
+                            name: n.text.clone(),
+                            span: n.span,
+                        }));
+                }
+                MessageItem::Option(_) => {}
+            }
+        }
+        add_synthetic_oneofs(&mut message);
+        // Fields are the bulk of a schema's memory; drop the spare capacity left by `push`
+        // growth (a shrinking realloc is in place, so this costs no copy).
+        message.fields.shrink_to_fit();
+        message
+    }
+
+    fn oneof(&mut self, decl: &ast::OneofDecl, scope: &Scope, message: &mut Message) {
+        let options = lower_options(decl.options.iter());
+        let mut features = inherited(scope.features);
+        apply_options(&mut features, &options.entries);
+        let index = message.oneofs.len();
+        message.oneofs.push(Oneof {
+            name: decl.name.text.clone(),
+            span: decl.span,
+            name_span: decl.name.span,
+            synthetic: false,
+            options,
+        });
+        let inner = Scope {
+            name: scope.name,
+            features: &features,
+            file_options: scope.file_options,
+        };
+        for f in &decl.fields {
+            let field = self.field(f, &inner, Some(index), &mut message.messages);
+            message.fields.push(field);
+        }
+    }
+
+    /// Fields of an `extend` block; groups declared there add messages to `nested`.
+    fn extend(
+        &mut self,
+        decl: &ast::ExtendDecl,
+        scope: &Scope,
+        nested: &mut Vec<Message>,
+    ) -> Vec<Field> {
+        let (extendee, resolved) = self.resolver.resolve_extendee(
+            &decl.extendee.text,
+            scope.name,
+            decl.extendee.span,
+            &mut self.errors,
+        );
+        decl.fields
+            .iter()
+            .map(|f| {
+                if resolved {
+                    let symbols = self.resolver.symbols;
+                    self.errors
+                        .extend(references::extension_number(symbols, &extendee, f));
+                }
+                let mut field = self.field(f, scope, None, nested);
+                field.full_name = join(scope.name, &field.name);
+                field.extendee = Some(extendee.clone());
+                field.extendee_span = Some(decl.extendee.span);
+                field
+            })
+            .collect()
+    }
+
+    /// Lowers one field. A map field's entry or a group's message is pushed to `nested`
+    /// (the enclosing message's nested messages, in declaration order as protoc does).
+    fn field(
+        &mut self,
+        decl: &ast::FieldDecl,
+        scope: &Scope,
+        oneof_index: Option<usize>,
+        nested: &mut Vec<Message>,
+    ) -> Field {
+        let options = lower_options(decl.options.iter());
+        let written_label = decl.label.map(|(l, _)| l);
+        let is_map = matches!(decl.ty, TypeRef::Map { .. });
+        let is_group = decl.ty == TypeRef::Group;
+        self.errors.extend(declarations::proto2_label(
+            &self.syntax,
+            decl,
+            oneof_index.is_some(),
+        ));
+        let name = if is_group {
+            decl.name.text.to_ascii_lowercase()
+        } else {
+            decl.name.text.clone()
+        };
+        let (mut ty, type_name) = self.field_type(decl, scope, nested);
+        let mut label = match written_label {
+            Some(l) => l,
+            None if is_map => Label::Repeated,
+            None => Label::Optional,
+        };
+        let proto3_optional =
+            self.syntax == Syntax::Proto3 && written_label == Some(Label::Optional);
+        let presence = LegacyPresence {
+            label,
+            ty,
+            in_oneof: oneof_index.is_some(),
+            proto3_optional,
+            is_group,
+        };
+        let features = field_features(
+            &self.syntax,
+            scope.features,
+            scope.file_options,
+            &options,
+            presence,
+        );
+        if let TypeRef::Map {
+            key,
+            key_span,
+            value,
+            value_span,
+        } = &decl.ty
+        {
+            let entry = self.map_entry(
+                decl,
+                (key, *key_span),
+                (value, *value_span),
+                scope,
+                &features,
+            );
+            nested.push(entry);
+        }
+        if self.is_editions() {
+            if features.field_presence.value == FieldPresence::LegacyRequired
+                && label != Label::Repeated
+            {
+                label = Label::Required;
+            }
+            if features.message_encoding.value == MessageEncoding::Delimited
+                && ty == FieldType::Message
+                && !is_map
+            {
+                ty = FieldType::Group;
+            }
+        }
+        if ty == FieldType::Enum {
+            let implicit_singular = label != Label::Repeated
+                && oneof_index.is_none()
+                && features.field_presence.value == FieldPresence::Implicit;
+            self.closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
+        }
+        let json_name_option = options.str("json_name").map(str::to_string);
+        let default_value = options.value("default").map(|v| default_string(v, ty));
+        Field {
+            full_name: join(scope.name, &name),
+            json_name_explicit: json_name_option.is_some(),
+            json_name: json_name_option.unwrap_or_else(|| default_json_name(&name)),
+            name,
+            number: decl.number,
+            label,
+            ty,
+            type_name,
+            oneof_index,
+            proto3_optional,
+            default_value,
+            options,
+            extendee: None,
+            features,
+            span: decl.span,
+            name_span: decl.name.span,
+            number_span: decl.number_span,
+            label_span: decl.label.map(|(_, s)| s),
+            type_span: decl.type_span,
+            extendee_span: None,
+        }
+    }
+
+    /// The field's type and fully-qualified type name. A group's message is lowered here and
+    /// pushed to `nested`; a map's entry is built by the caller once features are known.
+    fn field_type(
+        &mut self,
+        decl: &ast::FieldDecl,
+        scope: &Scope,
+        nested: &mut Vec<Message>,
+    ) -> (FieldType, Option<String>) {
+        match &decl.ty {
+            TypeRef::Scalar(t) => (*t, None),
+            TypeRef::Named(n) => {
+                match self
+                    .resolver
+                    .resolve_type(n, scope.name, decl.type_span, &mut self.errors)
+                {
+                    Resolved::Message(full) => (FieldType::Message, Some(full)),
+                    Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                    Resolved::Unknown(written) => (FieldType::Message, Some(written)),
+                }
+            }
+            TypeRef::Map { .. } => (
+                FieldType::Message,
+                Some(join(scope.name, &map_entry_name(&decl.name.text))),
+            ),
+            TypeRef::Group => {
+                let body = decl.group_body.as_deref().unwrap_or(&[]);
+                let group = self.message_body(
+                    &decl.name.text,
+                    decl.span,
+                    decl.name.span,
+                    body,
+                    scope,
+                    true,
+                );
+                let full = group.full_name.clone();
+                nested.push(group);
+                (FieldType::Group, Some(full))
+            }
+        }
+    }
+
+    /// Reports a closed enum used where buf refuses it (see [`references::closed_enum`]).
+    fn closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
+        let symbols = self.resolver.symbols;
+        if let Some(message) =
+            references::closed_enum(symbols, &self.syntax, type_name, implicit_singular)
+        {
+            self.errors.push((span, message));
+        }
+    }
+
+    /// The `XxxEntry` message protoc synthesizes for `map<K, V> xxx = n;`. Its key and value
+    /// fields carry the map field's features (protoc propagates them), with the presence a
+    /// plain singular field of that type has; every span of theirs is the `map<K, V>` type,
+    /// where protocompile puts them.
+    fn map_entry(
+        &mut self,
+        decl: &ast::FieldDecl,
+        (key, key_span): (&TypeRef, Span),
+        (value, value_span): (&TypeRef, Span),
+        scope: &Scope,
+        map_features: &Features,
+    ) -> Message {
+        let name = map_entry_name(&decl.name.text);
+        let full_name = join(scope.name, &name);
+        let features = inherited(scope.features);
+        let span = decl.type_span;
+        let syntax = self.syntax.clone();
+        let entry_field =
+            |this: &mut Self, field_name: &str, number: i64, ty: &TypeRef, at: Span| {
+                let (ty, type_name) = match ty {
+                    TypeRef::Scalar(t) => (*t, None),
+                    TypeRef::Named(n) => {
+                        match this
+                            .resolver
+                            .resolve_type(n, scope.name, at, &mut this.errors)
+                        {
+                            Resolved::Message(full) => (FieldType::Message, Some(full)),
+                            Resolved::Enum(full) => (FieldType::Enum, Some(full)),
+                            Resolved::Unknown(w) => (FieldType::Message, Some(w)),
+                        }
+                    }
+                    _ => (FieldType::Message, None),
+                };
+                if ty == FieldType::Enum && syntax == Syntax::Proto3 {
+                    this.closed_enum(type_name.as_deref(), at, false);
+                }
+                if ty == FieldType::Enum && number == 2 {
+                    let symbols = this.resolver.symbols;
+                    if let Some(message) = references::map_value_enum(symbols, type_name.as_deref())
+                    {
+                        this.errors.push((at, message));
+                    }
+                }
+                let mut features = inherited(map_features);
+                features.field_presence.value = match syntax {
+                    Syntax::Proto3 if ty != FieldType::Message => FieldPresence::Implicit,
+                    Syntax::Proto2 | Syntax::Proto3 => FieldPresence::Explicit,
+                    Syntax::Editions(_) => inherited(scope.features).field_presence.value,
+                };
+                Field {
+                    name: field_name.to_string(),
+                    full_name: join(&full_name, field_name),
+                    number,
+                    label: Label::Optional,
+                    ty,
+                    type_name,
+                    oneof_index: None,
+                    proto3_optional: false,
+                    json_name: field_name.to_string(),
+                    json_name_explicit: false,
+                    default_value: None,
+                    options: Options::default(),
+                    extendee: None,
+                    features,
+                    span,
+                    name_span: span,
+                    number_span: span,
+                    label_span: None,
+                    type_span: span,
+                    extendee_span: None,
+                }
+            };
+        let key_field = entry_field(self, "key", 1, key, key_span);
+        let value_field = entry_field(self, "value", 2, value, value_span);
+        Message {
+            name,
+            full_name: full_name.clone(),
+            // protocompile gives the synthesized entry message the `map<K, V>` type's span.
+            span,
+            name_span: decl.name.span,
+            fields: vec![key_field, value_field],
+            is_map_entry: true,
+            features,
+            ..Message::default()
+        }
+    }
+
+    // ---- enums ----
+
+    fn enumeration(&mut self, decl: &ast::EnumDecl, scope: &str, parent: &Features) -> Enum {
+        let options = lower_options(decl.body.iter().filter_map(|item| match item {
+            EnumItem::Option(o) => Some(o),
+            _ => None,
+        }));
+        let mut features = inherited(parent);
+        apply_options(&mut features, &options.entries);
+        let mut out = Enum {
+            name: decl.name.text.clone(),
+            full_name: join(scope, &decl.name.text),
+            span: decl.span,
+            name_span: decl.name.span,
+            values: Vec::new(),
+            reserved_ranges: Vec::new(),
+            reserved_names: Vec::new(),
+            options,
+            features,
+        };
+        for item in &decl.body {
+            match item {
+                EnumItem::Value(v) => out.values.push(EnumValue {
+                    name: v.name.text.clone(),
+                    // Enum values are siblings of their enum (C++ scoping), as in descriptors.
+                    full_name: join(scope, &v.name.text),
+                    number: v.number,
+                    span: v.span,
+                    name_span: v.name.span,
+                    number_span: v.number_span,
+                    options: lower_options(v.options.iter()),
+                }),
+                EnumItem::Reserved(r) => {
+                    out.reserved_ranges
+                        .extend(r.ranges.iter().map(|r| ReservedRange {
+                            start: r.start,
+                            end: r.end,
+                            span: r.span,
+                        }));
+                    out.reserved_names
+                        .extend(r.names.iter().map(|n| ReservedName {
+                            name: n.text.clone(),
+                            span: n.span,
+                        }));
+                }
+                EnumItem::Option(_) => {}
+            }
+        }
+        out
+    }
+
+    // ---- services ----
+
+    fn service(&mut self, decl: &ast::ServiceDecl, scope: &str) -> Service {
+        let full_name = join(scope, &decl.name.text);
+        let methods = decl
+            .methods
+            .iter()
+            .map(|m| Method {
+                name: m.name.text.clone(),
+                full_name: join(&full_name, &m.name.text),
+                span: m.span,
+                name_span: m.name.span,
+                input_type: self.resolver.resolve_message(
+                    &m.input.text,
+                    scope,
+                    m.input.span,
+                    &mut self.errors,
+                ),
+                output_type: self.resolver.resolve_message(
+                    &m.output.text,
+                    scope,
+                    m.output.span,
+                    &mut self.errors,
+                ),
+                input_span: m.input.span,
+                output_span: m.output.span,
+                client_streaming: m.client_streaming.is_some(),
+                server_streaming: m.server_streaming.is_some(),
+                client_streaming_span: m.client_streaming,
+                server_streaming_span: m.server_streaming,
+                options: lower_options(m.options.iter()),
+            })
+            .collect();
+        Service {
+            name: decl.name.text.clone(),
+            full_name,
+            span: decl.span,
+            name_span: decl.name.span,
+            methods,
+            options: lower_options(decl.options.iter()),
+        }
+    }
+}
+
+/// The synthetic oneofs of proto3 `optional` fields, named as protocompile (buf) names them:
+/// `_name`, prefixed with `X` until no field, oneof, extension, nested message, nested enum
+/// or enum value of the message has that name (protoc only looks at fields and oneofs);
+/// appended after the real oneofs.
+fn add_synthetic_oneofs(message: &mut Message) {
+    let mut taken: HashSet<String> = message
+        .fields
+        .iter()
+        .chain(&message.extensions)
+        .map(|f| f.name.clone())
+        .chain(message.oneofs.iter().map(|o| o.name.clone()))
+        .chain(message.messages.iter().map(|m| m.name.clone()))
+        .chain(message.enums.iter().flat_map(|e| {
+            std::iter::once(e.name.clone()).chain(e.values.iter().map(|v| v.name.clone()))
+        }))
+        .collect();
+    for i in 0..message.fields.len() {
+        if !message.fields[i].proto3_optional {
+            continue;
+        }
+        let field = &message.fields[i];
+        let mut name = if field.name.starts_with('_') {
+            field.name.clone()
+        } else {
+            format!("_{}", field.name)
+        };
+        while taken.contains(&name) {
+            name.insert(0, 'X');
+        }
+        taken.insert(name.clone());
+        let oneof = Oneof {
+            name,
+            span: field.span,
+            name_span: field.name_span,
+            synthetic: true,
+            options: Options::default(),
+        };
+        message.fields[i].oneof_index = Some(message.oneofs.len());
+        message.oneofs.push(oneof);
+    }
+}
+
+/// `FieldDescriptorProto.default_value` form of a `default = ...` option: enum value name,
+/// `true`/`false`, decimal integers, floats in shortest round-trip form (`inf`, `-inf`,
+/// `nan`), strings unescaped, bytes C-escaped (octal for non-printable bytes, as protoc).
+pub fn default_string(value: &OptionValue, ty: FieldType) -> String {
+    match value {
+        OptionValue::Ident(s) => s.clone(),
+        OptionValue::Int(n) if matches!(ty, FieldType::Float | FieldType::Double) => {
+            format_float(*n as f64)
+        }
+        OptionValue::Int(n) => n.to_string(),
+        OptionValue::Float(f) => format_float(*f),
+        OptionValue::String(s) if ty == FieldType::Bytes => c_escape(s.as_bytes()),
+        OptionValue::String(s) => s.clone(),
+        OptionValue::Aggregate(s) => s.clone(),
+    }
+}
+
+fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        "nan".to_string()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{f}")
+    }
+}
+
+fn c_escape(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b'"' => out.push_str("\\\""),
+            b'\'' => out.push_str("\\'"),
+            b'\\' => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out
+}

@@ -1,0 +1,23 @@
+//! The linker: parsed files -> the schema model. Loads imports (compared files, include
+//! roots, bundled well-known types), collects every file's symbols, resolves names with
+//! protobuf's scoping, lowers each syntax tree into `crate::model`, computes effective
+//! editions features, and validates the result as protoc does (a schema protoc refuses is
+//! an error here too). Depends on `syntax`, `parse` and `model`.
+
+mod build;
+mod diagnostic;
+mod features;
+mod imports;
+mod input;
+mod lower;
+mod resolve;
+mod symbols;
+mod validate;
+mod wkt;
+
+pub use build::{build_schema, BuildError, BuildOutput};
+pub use imports::MissingImport;
+pub use input::{ImportResolver, NoImports, SourceFile};
+
+#[cfg(test)]
+mod tests;

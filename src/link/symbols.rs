@@ -1,0 +1,318 @@
+//! The symbol table of a build: every name declared by every file (types, packages, and the
+//! non-type names sharing their scopes), plus the facts about other files' types that
+//! lowering needs (closed enums, extension ranges).
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
+use crate::model::{map_entry_name, OptionValue, Span};
+use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SymKind {
+    Package,
+    Message,
+    Enum,
+    Service,
+    /// A field, oneof, enum value, method or extension: not a type, not a scope.
+    Value,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sym {
+    pub kind: SymKind,
+    pub file: usize,
+}
+
+/// Every symbol of every file in the build, by full name.
+#[derive(Default)]
+pub(super) struct Symbols {
+    /// Hashed with ahash: SipHash dominated building this map on large trees.
+    pub(super) map: HashMap<String, Sym, ahash::RandomState>,
+    /// Path of each file, by index (for "not imported" hints).
+    pub paths: Vec<String>,
+    /// The closed enums (proto2 semantics), which proto3 messages and implicit-presence
+    /// fields cannot use, by full name, with the number of their first value (a map value
+    /// must not be a closed enum whose first value is not zero).
+    pub(super) closed_enums: HashMap<String, i64>,
+    /// Extension ranges (inclusive) of every message that declares some, by full name.
+    pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
+}
+
+/// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
+/// syntax default (proto2 closed; proto3 and editions open).
+fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
+    let enum_type = |options: &mut dyn Iterator<Item = &ast::OptionDecl>| {
+        options
+            .filter(|o| o.canonical_name() == "features.enum_type")
+            .last()
+            .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
+    };
+    let own = enum_type(&mut decl.body.iter().filter_map(|item| match item {
+        EnumItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    let file = enum_type(&mut ast.items.iter().filter_map(|item| match item {
+        TopItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    let by_syntax = !matches!(
+        &ast.syntax,
+        Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
+    );
+    own.or(file).unwrap_or(by_syntax)
+}
+
+pub(super) type Errors = Vec<(usize, Span, String)>;
+
+pub(super) fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        // Called for every declared name: one exact allocation, no formatting machinery.
+        let mut full = String::with_capacity(scope.len() + 1 + name.len());
+        full.push_str(scope);
+        full.push('.');
+        full.push_str(name);
+        full
+    }
+}
+
+pub(super) fn file_package(ast: &ast::FileAst) -> &str {
+    ast.items
+        .iter()
+        .find_map(|item| match item {
+            TopItem::Package(p) => Some(p.name.text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// Records the symbols one file declares: packages, messages (including the ones groups
+/// and map fields synthesize), enums, services, and the non-type names that share their
+/// scopes (fields, oneofs, enum values, methods, extensions), so that a clash between any
+/// two is reported as protoc and buf report it.
+pub(super) fn collect_symbols(
+    ast: &ast::FileAst,
+    file: usize,
+    symbols: &mut Symbols,
+    errors: &mut Errors,
+) {
+    let package = file_package(ast);
+    let mut prefix = String::new();
+    for part in package.split('.').filter(|p| !p.is_empty()) {
+        prefix = join(&prefix, part);
+        symbols.map.entry(prefix.clone()).or_insert(Sym {
+            kind: SymKind::Package,
+            file,
+        });
+    }
+    record_closed_enums(ast, package, &mut symbols.closed_enums);
+    let mut collector = Collector {
+        symbols,
+        errors,
+        file,
+    };
+    for item in &ast.items {
+        match item {
+            TopItem::Message(m) => collector.message(package, m),
+            TopItem::Enum(e) => collector.enumeration(package, e),
+            TopItem::Service(s) => {
+                let name = join(package, &s.name.text);
+                collector.add(name.clone(), SymKind::Service, s.name.span);
+                for method in &s.methods {
+                    collector.add(
+                        join(&name, &method.name.text),
+                        SymKind::Value,
+                        method.name.span,
+                    );
+                }
+            }
+            TopItem::Extend(e) => {
+                for f in &e.fields {
+                    collector.field(package, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Collector<'a> {
+    symbols: &'a mut Symbols,
+    errors: &'a mut Errors,
+    file: usize,
+}
+
+impl Collector<'_> {
+    /// Takes the name by value: it becomes the map key, so each symbol costs one allocation
+    /// and one hash (a large build declares millions of names).
+    fn add(&mut self, name: String, kind: SymKind, span: Span) {
+        let slot = match self.symbols.map.entry(name) {
+            Entry::Vacant(slot) => slot,
+            Entry::Occupied(existing) => {
+                let (name, existing) = (existing.key(), existing.get());
+                if existing.kind != SymKind::Package || kind != SymKind::Package {
+                    let hint = if kind == SymKind::Value || existing.kind == SymKind::Value {
+                        " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
+                    } else {
+                        ""
+                    };
+                    self.errors.push((
+                        self.file,
+                        span,
+                        format!("`{name}` is already defined{hint}"),
+                    ));
+                }
+                return;
+            }
+        };
+        slot.insert(Sym {
+            kind,
+            file: self.file,
+        });
+    }
+    fn message(&mut self, scope: &str, decl: &ast::MessageDecl) {
+        let name = join(scope, &decl.name.text);
+        self.add(name.clone(), SymKind::Message, decl.name.span);
+        self.extension_ranges(&name, &decl.body);
+        self.message_items(&name, &decl.body);
+    }
+
+    /// `max` reaches the int32 maximum in message-set messages.
+    fn extension_ranges(&mut self, name: &str, body: &[MessageItem]) {
+        let message_set = body.iter().any(|item| {
+            matches!(item, MessageItem::Option(o)
+                if o.canonical_name() == "message_set_wire_format"
+                    && o.value == OptionValue::Ident("true".into()))
+        });
+        let ranges: Vec<(i64, i64)> = body
+            .iter()
+            .filter_map(|item| match item {
+                MessageItem::Extensions(e) => Some(e.ranges.iter()),
+                _ => None,
+            })
+            .flatten()
+            .map(|r| {
+                let end = if r.end_is_max && message_set {
+                    i64::from(i32::MAX)
+                } else {
+                    r.end
+                };
+                (r.start, end)
+            })
+            .collect();
+        if !ranges.is_empty() {
+            self.symbols
+                .extension_ranges
+                .insert(name.to_string(), ranges);
+        }
+    }
+
+    fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl) {
+        self.add(join(scope, &decl.name.text), SymKind::Enum, decl.name.span);
+        for item in &decl.body {
+            if let EnumItem::Value(v) = item {
+                self.add(join(scope, &v.name.text), SymKind::Value, v.name.span);
+            }
+        }
+    }
+
+    fn message_items(&mut self, scope: &str, items: &[MessageItem]) {
+        for item in items {
+            match item {
+                MessageItem::Message(m) => self.message(scope, m),
+                MessageItem::Enum(e) => self.enumeration(scope, e),
+                MessageItem::Field(f) => self.field(scope, f),
+                MessageItem::Oneof(o) => {
+                    self.add(join(scope, &o.name.text), SymKind::Value, o.name.span);
+                    for f in &o.fields {
+                        self.field(scope, f);
+                    }
+                }
+                MessageItem::Extend(e) => {
+                    for f in &e.fields {
+                        self.field(scope, f);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A field (or extension) in `scope`, and the message a group or map field creates.
+    fn field(&mut self, scope: &str, field: &ast::FieldDecl) {
+        match (&field.ty, &field.group_body) {
+            (TypeRef::Group, Some(body)) => {
+                let name = join(scope, &field.name.text);
+                self.add(name.clone(), SymKind::Message, field.name.span);
+                self.extension_ranges(&name, body);
+                self.message_items(&name, body);
+                let field_name = field.name.text.to_ascii_lowercase();
+                self.add(join(scope, &field_name), SymKind::Value, field.name.span);
+            }
+            (TypeRef::Map { .. }, _) => {
+                self.add(
+                    join(scope, &map_entry_name(&field.name.text)),
+                    SymKind::Message,
+                    field.name.span,
+                );
+                self.add(
+                    join(scope, &field.name.text),
+                    SymKind::Value,
+                    field.name.span,
+                );
+            }
+            _ => self.add(
+                join(scope, &field.name.text),
+                SymKind::Value,
+                field.name.span,
+            ),
+        }
+    }
+}
+
+/// Adds the file's closed enums (top-level and nested) to `closed`, with their first value.
+fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<String, i64>) {
+    fn first_value(e: &ast::EnumDecl) -> i64 {
+        e.body
+            .iter()
+            .find_map(|item| match item {
+                EnumItem::Value(v) => Some(v.number),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+    fn in_message(
+        ast: &ast::FileAst,
+        scope: &str,
+        items: &[MessageItem],
+        closed: &mut HashMap<String, i64>,
+    ) {
+        for item in items {
+            match item {
+                MessageItem::Enum(e) if enum_is_closed(ast, e) => {
+                    closed.insert(join(scope, &e.name.text), first_value(e));
+                }
+                MessageItem::Message(m) => {
+                    in_message(ast, &join(scope, &m.name.text), &m.body, closed)
+                }
+                MessageItem::Field(ast::FieldDecl {
+                    name,
+                    group_body: Some(body),
+                    ..
+                }) => in_message(ast, &join(scope, &name.text), body, closed),
+                _ => {}
+            }
+        }
+    }
+    for item in &ast.items {
+        match item {
+            TopItem::Enum(e) if enum_is_closed(ast, e) => {
+                closed.insert(join(package, &e.name.text), first_value(e));
+            }
+            TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,620 @@
+//! The checks protoc (and buf's compiler) make that decide whether a schema is valid at all,
+//! limited to the ones that are certain and cheap: field number range, duplicate field
+//! numbers and names, fields using reserved numbers or names, duplicate enum numbers without
+//! `allow_alias`, and the zero first value of open enums. A schema failing them would make
+//! buf stop with a compile error, so we stop too rather than compare nonsense.
+
+pub(super) mod declarations;
+pub(super) mod references;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::ranges::NumberSet;
+use crate::model::{
+    Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options,
+    ReservedName, Span, Syntax,
+};
+
+/// Largest field number.
+const FIELD_MAX: i64 = 536_870_911;
+/// Numbers reserved for the protobuf implementation.
+const IMPLEMENTATION_RESERVED: std::ops::RangeInclusive<i64> = 19_000..=19_999;
+
+/// Where an option is written, for the `targets` of features.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    File,
+    Message,
+    Field,
+    Oneof,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+}
+
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::File => "a file",
+            Target::Message => "a message",
+            Target::Field => "a field",
+            Target::Oneof => "a oneof",
+            Target::Enum => "an enum",
+            Target::EnumValue => "an enum value",
+            Target::Service => "a service",
+            Target::Method => "a method",
+        }
+    }
+}
+
+/// The targets descriptor.proto allows for each standard feature.
+fn feature_targets(feature: &str) -> Option<&'static [Target]> {
+    use Target::*;
+    Some(match feature {
+        "field_presence" | "repeated_field_encoding" | "utf8_validation" | "message_encoding" => {
+            &[Field, File]
+        }
+        "enum_type" => &[Enum, File],
+        "json_format" => &[Message, Enum, File],
+        _ => return None,
+    })
+}
+
+/// Features only exist in editions, only the known ones, only where their `targets` allow;
+/// `packed` does not exist in editions.
+fn check_options(
+    options: &Options,
+    target: Target,
+    syntax: &Syntax,
+    errors: &mut Vec<(Span, String)>,
+) {
+    let editions = matches!(syntax, Syntax::Editions(_));
+    for entry in &options.entries {
+        let name = entry.name.as_str();
+        if !editions && (name == "features" || name.starts_with("features.")) {
+            errors.push((
+                entry.span,
+                "features are only valid under editions".to_string(),
+            ));
+            continue;
+        }
+        if editions && name == "packed" {
+            errors.push((
+                entry.span,
+                "the `packed` option is not allowed under editions; use `features.repeated_field_encoding`"
+                    .to_string(),
+            ));
+            continue;
+        }
+        let Some(feature) = name.strip_prefix("features.") else {
+            continue;
+        };
+        if feature.starts_with('(') {
+            continue; // language features: not checked here
+        }
+        let standard = feature.split('.').next().unwrap_or(feature);
+        match feature_targets(standard) {
+            None => errors.push((entry.span, format!("unknown feature `{standard}`"))),
+            Some(targets) if !targets.contains(&target) => errors.push((
+                entry.span,
+                format!("feature `{standard}` cannot be set on {}", target.name()),
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Every problem found in `file`, as (span, message).
+pub fn validate(file: &File) -> Vec<(Span, String)> {
+    let mut errors = Vec::new();
+    check_all_options(file, &mut errors);
+    for message in file.all_messages() {
+        check_message(message, &mut errors);
+        check_json_names(message, &mut errors);
+        if !message.is_map_entry {
+            for field in &message.fields {
+                check_field_options(file, message, field, false, &mut errors);
+            }
+            for field in &message.extensions {
+                check_field_options(file, message, field, true, &mut errors);
+            }
+        }
+    }
+    for field in &file.extensions {
+        let no_parent = Message::default();
+        check_field_options(file, &no_parent, field, true, &mut errors);
+    }
+    for field in file.all_extensions() {
+        // Message-set extensions may go up to the int32 maximum.
+        if !(1..=i64::from(i32::MAX)).contains(&field.number) {
+            errors.push((
+                field.number_span,
+                format!(
+                    "extension `{}`: number {} is out of range",
+                    field.name, field.number
+                ),
+            ));
+        }
+    }
+    for enumeration in file.all_enums() {
+        check_enum(enumeration, &mut errors);
+    }
+    if file.syntax != Syntax::Proto3 {
+        let fields = file.all_messages().into_iter().flat_map(|m| {
+            let own = if m.is_map_entry {
+                &[][..]
+            } else {
+                &m.fields[..]
+            };
+            own.iter().chain(&m.extensions)
+        });
+        for field in fields.chain(&file.extensions) {
+            check_default_value(file, field, &mut errors);
+        }
+    }
+    check_nesting_depth(&file.messages, 1, &mut errors);
+    errors
+}
+
+fn check_number(number: i64, span: Span, name: &str, errors: &mut Vec<(Span, String)>) {
+    if !(1..=FIELD_MAX).contains(&number) {
+        errors.push((
+            span,
+            format!("field `{name}`: number {number} is out of range (1 to {FIELD_MAX})"),
+        ));
+    } else if IMPLEMENTATION_RESERVED.contains(&number) {
+        errors.push((
+            span,
+            format!(
+                "field `{name}`: numbers 19000 to 19999 are reserved for the protobuf implementation"
+            ),
+        ));
+    }
+}
+
+fn check_message(message: &Message, errors: &mut Vec<(Span, String)>) {
+    let mut numbers: HashMap<i64, &str> = HashMap::new();
+    let reserved = NumberSet::of(&message.reserved_ranges);
+    let extensions = NumberSet::of(&message.extension_ranges);
+    let reserved_names = names(&message.reserved_names);
+    for field in &message.fields {
+        check_number(field.number, field.number_span, &field.name, errors);
+        if let Some(other) = numbers.insert(field.number, &field.name) {
+            errors.push((
+                field.number_span,
+                format!(
+                    "field `{}` of `{}` uses number {}, already used by field `{other}`",
+                    field.name, message.full_name, field.number
+                ),
+            ));
+        }
+        // The set answers fast; the message names the first range that covers the number.
+        let covering = || {
+            message
+                .reserved_ranges
+                .iter()
+                .find(|r| (r.start..=r.end).contains(&field.number))
+        };
+        if let Some(range) = reserved.contains(field.number).then(covering).flatten() {
+            errors.push((
+                field.number_span,
+                format!(
+                    "field `{}` uses number {}, which is reserved ({} to {})",
+                    field.name, field.number, range.start, range.end
+                ),
+            ));
+        }
+        if extensions.contains(field.number) {
+            errors.push((
+                field.number_span,
+                format!(
+                    "field `{}` uses number {}, which is in an extension range",
+                    field.name, field.number
+                ),
+            ));
+        }
+        if reserved_names.contains(field.name.as_str()) {
+            errors.push((
+                field.name_span,
+                format!("field name `{}` is reserved", field.name),
+            ));
+        }
+    }
+}
+
+fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
+    if let Some(first) = enumeration.values.first() {
+        if enumeration.features.enum_type.value == EnumType::Open && first.number != 0 {
+            errors.push((
+                first.number_span,
+                format!(
+                    "the first value of open enum `{}` must be zero",
+                    enumeration.full_name
+                ),
+            ));
+        }
+    }
+    check_enum_json_names(enumeration, errors);
+    let allow_alias = enumeration.options.bool("allow_alias") == Some(true);
+    let mut numbers: HashMap<i64, &str> = HashMap::new();
+    let reserved = NumberSet::of(&enumeration.reserved_ranges);
+    let reserved_names = names(&enumeration.reserved_names);
+    for value in &enumeration.values {
+        if let Some(other) = numbers.insert(value.number, &value.name) {
+            if !allow_alias {
+                errors.push((
+                    value.number_span,
+                    format!(
+                        "enum value `{}` uses number {}, already used by `{other}` (set `option allow_alias = true;` to allow aliases)",
+                        value.name, value.number
+                    ),
+                ));
+            }
+        }
+        if reserved.contains(value.number) {
+            errors.push((
+                value.number_span,
+                format!(
+                    "enum value `{}` uses reserved number {}",
+                    value.name, value.number
+                ),
+            ));
+        }
+        if reserved_names.contains(value.name.as_str()) {
+            errors.push((
+                value.name_span,
+                format!("enum value name `{}` is reserved", value.name),
+            ));
+        }
+    }
+}
+
+fn names(reserved: &[ReservedName]) -> HashSet<&str> {
+    reserved.iter().map(|r| r.name.as_str()).collect()
+}
+
+fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
+    let syntax = &file.syntax;
+    check_options(&file.options, Target::File, syntax, errors);
+    for message in file.all_messages() {
+        check_options(&message.options, Target::Message, syntax, errors);
+        for field in message.fields.iter().chain(&message.extensions) {
+            check_options(&field.options, Target::Field, syntax, errors);
+        }
+        for oneof in &message.oneofs {
+            check_options(&oneof.options, Target::Oneof, syntax, errors);
+        }
+    }
+    for field in &file.extensions {
+        check_options(&field.options, Target::Field, syntax, errors);
+    }
+    for enumeration in file.all_enums() {
+        check_options(&enumeration.options, Target::Enum, syntax, errors);
+        for value in &enumeration.values {
+            check_options(&value.options, Target::EnumValue, syntax, errors);
+        }
+    }
+    for service in &file.services {
+        check_options(&service.options, Target::Service, syntax, errors);
+        for method in &service.methods {
+            check_options(&method.options, Target::Method, syntax, errors);
+        }
+    }
+}
+
+fn is_packable(ty: FieldType) -> bool {
+    !matches!(
+        ty,
+        FieldType::String | FieldType::Bytes | FieldType::Message | FieldType::Group
+    )
+}
+
+/// Where options and features may be used on a field, as protocompile checks them.
+fn check_field_options(
+    file: &File,
+    parent: &Message,
+    field: &Field,
+    is_extension: bool,
+    errors: &mut Vec<(Span, String)>,
+) {
+    let editions = matches!(file.syntax, Syntax::Editions(_));
+    let is_map = field.is_map(parent);
+    let repeated = field.label == Label::Repeated && !is_map;
+    let mut error = |span: Span, message: String| errors.push((span, message));
+    for entry in &field.options.entries {
+        let what = format!("field `{}`", field.name);
+        match entry.name.as_str() {
+            "packed" if !editions && entry.value.as_bool() == Some(true) => {
+                if !repeated {
+                    error(
+                        entry.span,
+                        format!("{what}: `packed` is only allowed on repeated fields"),
+                    );
+                } else if !is_packable(field.ty) {
+                    error(
+                        entry.span,
+                        format!(
+                            "{what}: `packed` is only allowed on numeric, bool and enum fields"
+                        ),
+                    );
+                }
+            }
+            "jstype" => {
+                let normal = matches!(&entry.value, OptionValue::Ident(v) if v == "JS_NORMAL");
+                let is_64_bit = matches!(
+                    field.ty,
+                    FieldType::Int64
+                        | FieldType::Uint64
+                        | FieldType::Sint64
+                        | FieldType::Fixed64
+                        | FieldType::Sfixed64
+                );
+                if !normal && !is_64_bit {
+                    error(
+                        entry.span,
+                        format!("{what}: only 64-bit integer fields can set a `jstype` other than JS_NORMAL"),
+                    );
+                }
+            }
+            // buf rejects any default in proto3, and (unlike protoc) none in editions.
+            "default" if file.syntax == Syntax::Proto3 => error(
+                entry.span,
+                format!("{what}: default values are not allowed in proto3"),
+            ),
+            "features.field_presence" if editions => {
+                let problem = if field.oneof_index.is_some() {
+                    Some("oneof fields may not specify field presence")
+                } else if field.label == Label::Repeated {
+                    Some("repeated fields may not specify field presence")
+                } else if is_extension {
+                    Some("extension fields may not specify field presence")
+                } else if matches!(field.ty, FieldType::Message | FieldType::Group)
+                    && matches!(&entry.value, OptionValue::Ident(v) if v == "IMPLICIT")
+                {
+                    Some("message fields may not specify implicit presence")
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    error(entry.span, format!("{what}: {problem}"));
+                }
+            }
+            "features.repeated_field_encoding" if editions => {
+                let packed = matches!(&entry.value, OptionValue::Ident(v) if v == "PACKED");
+                if !repeated {
+                    error(
+                        entry.span,
+                        format!("{what}: only repeated fields may specify repeated field encoding"),
+                    );
+                } else if packed && !is_packable(field.ty) {
+                    error(
+                        entry.span,
+                        format!(
+                            "{what}: only repeated primitive fields may specify packed encoding"
+                        ),
+                    );
+                }
+            }
+            "features.utf8_validation" if editions => {
+                let has_string = if is_map {
+                    parent
+                        .messages
+                        .iter()
+                        .find(|m| Some(m.full_name.as_str()) == field.type_name.as_deref())
+                        .is_some_and(|entry| entry.fields.iter().any(|f| f.ty == FieldType::String))
+                } else {
+                    field.ty == FieldType::String
+                };
+                if !has_string {
+                    error(
+                        entry.span,
+                        format!("{what}: only string fields may specify UTF-8 validation"),
+                    );
+                }
+            }
+            "features.message_encoding"
+                if editions
+                    && (!matches!(field.ty, FieldType::Message | FieldType::Group) || is_map) =>
+            {
+                error(
+                    entry.span,
+                    format!("{what}: only message fields may specify message encoding"),
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// JSON name conflicts between fields, as protocompile reports them: a conflict involving a
+/// custom `json_name` is always an error; one between default names only when the message
+/// is JSON-compliant (`json_format = ALLOW`, i.e. not proto2 or LEGACY_BEST_EFFORT), where
+/// buf would only warn otherwise.
+fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
+    let compliant = message.features.json_format.value == JsonFormat::Allow;
+    for use_custom in [false, true] {
+        let mut seen: HashMap<String, (&str, bool)> = HashMap::new();
+        for field in &message.fields {
+            let default = crate::model::default_json_name(&field.name);
+            let custom = use_custom && (field.json_name_explicit || field.json_name != default);
+            let name = if custom {
+                field.json_name.clone()
+            } else {
+                default
+            };
+            match seen.get(&name) {
+                // Same field name twice: reported as a duplicate already.
+                Some(&(other, _)) if other == field.name => {}
+                Some(&(other, other_custom)) => {
+                    let involved_custom = custom || other_custom;
+                    // Custom names always conflict; default ones only in JSON-compliant
+                    // messages (and are reported once, in the first pass).
+                    if involved_custom || (!use_custom && compliant) {
+                        errors.push((
+                            field.name_span,
+                            format!(
+                                "field `{}`: JSON name \"{name}\" conflicts with the JSON name of field `{other}`",
+                                field.name
+                            ),
+                        ));
+                    }
+                }
+                None => {
+                    seen.insert(name, (&field.name, custom));
+                }
+            }
+        }
+    }
+}
+
+/// Enum values whose JSON-style names (enum name prefix removed, PascalCase) collide with a
+/// value of another number: an error when the enum is JSON-compliant (buf only warns
+/// otherwise).
+fn check_enum_json_names(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
+    if enumeration.features.json_format.value != JsonFormat::Allow {
+        return;
+    }
+    let mut seen: HashMap<String, (&str, i64)> = HashMap::new();
+    for value in &enumeration.values {
+        let name = pascal_case(trim_prefix(&value.name, &enumeration.name));
+        match seen.get(&name) {
+            Some(&(other, number)) if number != value.number => errors.push((
+                value.name_span,
+                format!(
+                    "enum value `{}`: its JSON-style name \"{name}\" conflicts with enum value `{other}`",
+                    value.name
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                seen.insert(name, (&value.name, value.number));
+            }
+        }
+    }
+}
+
+/// `value` without a leading `prefix`, compared case-insensitively and ignoring underscores
+/// (protoc's rule); unchanged when that would leave nothing or the prefix does not match.
+fn trim_prefix<'a>(value: &'a str, prefix: &str) -> &'a str {
+    let mut wanted = prefix.chars().filter(|&c| c != '_').peekable();
+    for (i, c) in value.char_indices() {
+        if c == '_' {
+            continue;
+        }
+        match wanted.peek() {
+            None => {
+                let rest = value[i..].trim_start_matches('_');
+                return if rest.is_empty() { value } else { rest };
+            }
+            Some(p) if p.eq_ignore_ascii_case(&c) => {
+                wanted.next();
+            }
+            Some(_) => return value,
+        }
+    }
+    value
+}
+
+/// `FOO_BAR` -> `FooBar`: words split on `_`, first letter upper-cased, the rest lower-cased.
+fn pascal_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.extend(chars.flat_map(char::to_lowercase));
+        }
+    }
+    out
+}
+
+/// Deepest message nesting buf accepts (its compiler refuses depth 32 and more; map entries
+/// and groups count as messages).
+const MAX_MESSAGE_DEPTH: usize = 31;
+
+fn check_nesting_depth(messages: &[Message], depth: usize, errors: &mut Vec<(Span, String)>) {
+    for message in messages {
+        if depth > MAX_MESSAGE_DEPTH {
+            errors.push((
+                message.name_span,
+                format!(
+                    "message `{}` is nested {depth} levels deep; at most {MAX_MESSAGE_DEPTH} are allowed",
+                    message.full_name
+                ),
+            ));
+            // One error per too-deep branch is enough.
+            continue;
+        }
+        check_nesting_depth(&message.messages, depth + 1, errors);
+    }
+}
+
+/// A `default` must be a literal of the field's type and within its range, as buf's compiler
+/// requires (protoc agrees): an integer in range for integer fields, a decimal or octal
+/// number (not hexadecimal), `inf` or `nan` for floating-point fields, `true`/`false` for
+/// bools, a string for string and bytes fields.
+fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, String)>) {
+    let Some(entry) = field.options.get("default") else {
+        return;
+    };
+    let literal = file
+        .text
+        .get(entry.span.range())
+        .and_then(|t| t.split_once('='))
+        .map_or("", |(_, v)| v.trim());
+    let ty = field.ty;
+    let problem = match (&entry.value, ty) {
+        (OptionValue::Int(n), _) if integer_range(ty).is_some() => integer_range(ty)
+            .filter(|range| !range.contains(n))
+            .map(|_| {
+                format!(
+                    "default value {literal} is out of range for `{}`",
+                    ty.name()
+                )
+            }),
+        (OptionValue::Int(_), FieldType::Float | FieldType::Double) => {
+            let digits = literal.trim_start_matches(['-', '+']);
+            (digits.starts_with("0x") || digits.starts_with("0X")).then(|| {
+                format!(
+                    "a hexadecimal literal cannot be the default of a `{}` field",
+                    ty.name()
+                )
+            })
+        }
+        (OptionValue::Float(_), FieldType::Float | FieldType::Double) => None,
+        (OptionValue::Ident(v), FieldType::Float | FieldType::Double)
+            if matches!(v.to_ascii_lowercase().as_str(), "inf" | "infinity" | "nan") =>
+        {
+            None
+        }
+        (OptionValue::Ident(v), FieldType::Bool) if v == "true" || v == "false" => None,
+        (OptionValue::String(_), FieldType::String | FieldType::Bytes) => None,
+        (OptionValue::Ident(_), FieldType::Enum) => None,
+        // Message and group fields are refused elsewhere or by the parser.
+        (_, FieldType::Message | FieldType::Group) => None,
+        _ => Some(format!(
+            "default value {literal} does not match the type of `{}` field `{}`",
+            ty.name(),
+            field.name
+        )),
+    };
+    if let Some(problem) = problem {
+        errors.push((entry.span, problem));
+    }
+}
+
+/// The values an integer field can hold; `None` for other types.
+fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
+    Some(match ty {
+        FieldType::Int32 | FieldType::Sint32 | FieldType::Sfixed32 => {
+            i128::from(i32::MIN)..=i128::from(i32::MAX)
+        }
+        FieldType::Uint32 | FieldType::Fixed32 => 0..=i128::from(u32::MAX),
+        FieldType::Int64 | FieldType::Sint64 | FieldType::Sfixed64 => {
+            i128::from(i64::MIN)..=i128::from(i64::MAX)
+        }
+        FieldType::Uint64 | FieldType::Fixed64 => 0..=i128::from(u64::MAX),
+        _ => return None,
+    })
+}

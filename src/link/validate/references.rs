@@ -1,0 +1,63 @@
+//! Checks on what a resolved reference points at, made while lowering: they need the symbol
+//! table (closed enums and extension ranges of every file in the build).
+
+use crate::link::symbols::Symbols;
+use crate::model::Syntax;
+use crate::syntax::{ast, Span};
+
+/// An extension's number must lie in one of the extendee's extension ranges.
+pub(in crate::link) fn extension_number(
+    symbols: &Symbols,
+    extendee: &str,
+    field: &ast::FieldDecl,
+) -> Option<(Span, String)> {
+    let inside = symbols
+        .extension_ranges
+        .get(extendee)
+        .is_some_and(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&field.number)));
+    (!inside).then(|| {
+        (
+            field.number_span,
+            format!(
+                "extension `{}`: number {} is not in an extension range of `{extendee}`",
+                field.name.text, field.number
+            ),
+        )
+    })
+}
+
+/// A map's value may be an enum only if its first value is zero (protobuf's descriptor
+/// validation, which buf runs: a closed enum may start elsewhere).
+pub(in crate::link) fn map_value_enum(
+    symbols: &Symbols,
+    type_name: Option<&str>,
+) -> Option<String> {
+    let name = type_name?;
+    let &first = symbols.closed_enums.get(name)?;
+    (first != 0).then(|| {
+        format!("enum `{name}` cannot be a map value: its first value must be zero, not {first}")
+    })
+}
+
+/// buf's rule: a closed (proto2-style) enum cannot be used at all in a proto3 message,
+/// nor by a singular field with implicit presence in editions.
+pub(in crate::link) fn closed_enum(
+    symbols: &Symbols,
+    syntax: &Syntax,
+    type_name: Option<&str>,
+    implicit_singular: bool,
+) -> Option<String> {
+    let name = type_name?;
+    if !symbols.closed_enums.contains_key(name) {
+        return None;
+    }
+    match syntax {
+        Syntax::Proto3 => Some(format!(
+            "closed enum `{name}` cannot be used in a proto3 message"
+        )),
+        Syntax::Editions(_) if implicit_singular => Some(format!(
+            "closed enum `{name}` cannot be used in a field with implicit presence"
+        )),
+        _ => None,
+    }
+}

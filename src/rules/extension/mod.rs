@@ -1,0 +1,3 @@
+//! Rules about extensions.
+
+pub(super) mod no_delete;

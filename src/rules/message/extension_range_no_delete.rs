@@ -1,0 +1,15 @@
+//! EXTENSION_MESSAGE_NO_DELETE: an extension range lost numbers.
+
+use super::check_ranges;
+use crate::compare::{Pair, Sink};
+use crate::model::Message;
+
+pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {
+    check_ranges(
+        out,
+        pair,
+        "extension",
+        &pair.old.item.extension_ranges,
+        &pair.new.item.extension_ranges,
+    );
+}

@@ -1,0 +1,3 @@
+//! Rules about oneofs.
+
+pub(super) mod no_delete;

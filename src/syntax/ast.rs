@@ -1,0 +1,228 @@
+//! The syntax tree of one `.proto` file. Names are unresolved; every piece a rule may point
+//! at keeps its byte span. Statement order is kept inside bodies (descriptor order depends on
+//! it, e.g. where a group's or map's synthesized message goes among nested messages).
+
+use super::{Label, OptionValue, Span};
+
+/// A (possibly dotted) name as written, e.g. `foo.Bar` or `.foo.Bar`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SyntaxKind {
+    Syntax,
+    Edition,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxDecl {
+    pub kind: SyntaxKind,
+    /// `proto2`, `proto3`, `2023`, ...
+    pub value: String,
+    pub value_span: Span,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileAst {
+    pub syntax: Option<SyntaxDecl>,
+    pub items: Vec<TopItem>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TopItem {
+    Package(PackageDecl),
+    Import(ImportDecl),
+    Option(OptionDecl),
+    Message(MessageDecl),
+    Enum(EnumDecl),
+    Service(ServiceDecl),
+    Extend(ExtendDecl),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageDecl {
+    pub name: Name,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportDecl {
+    pub path: String,
+    pub path_span: Span,
+    pub public: bool,
+    pub weak: bool,
+    /// `import option "..."` (editions 2024): only options come from it.
+    pub option_only: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionNamePart {
+    pub name: String,
+    /// Written in parentheses: an extension.
+    pub is_extension: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionDecl {
+    pub name: Vec<OptionNamePart>,
+    pub value: OptionValue,
+    pub value_span: Span,
+    /// The whole statement for `option x = y;`, the `x = y` part for a compact option.
+    pub span: Span,
+}
+
+impl OptionDecl {
+    /// The canonical dotted name: `features.field_presence`, `(acme.foo).bar`.
+    pub fn canonical_name(&self) -> String {
+        let mut out = String::new();
+        for (i, part) in self.name.iter().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            if part.is_extension {
+                out.push('(');
+                out.push_str(part.name.trim_start_matches('.'));
+                out.push(')');
+            } else {
+                out.push_str(&part.name);
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageDecl {
+    pub name: Name,
+    pub body: Vec<MessageItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MessageItem {
+    Field(FieldDecl),
+    Oneof(OneofDecl),
+    Message(MessageDecl),
+    Enum(EnumDecl),
+    Extend(ExtendDecl),
+    Extensions(ExtensionsDecl),
+    Reserved(ReservedDecl),
+    Option(OptionDecl),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeRef {
+    Scalar(super::FieldType),
+    /// A message or enum name as written.
+    Named(String),
+    Map {
+        key: Box<TypeRef>,
+        key_span: Span,
+        value: Box<TypeRef>,
+        value_span: Span,
+    },
+    /// `group Name = n { ... }`: the body is in `FieldDecl::group_body`.
+    Group,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldDecl {
+    /// The label keyword as written (`optional`, `required`, `repeated`), if any.
+    pub label: Option<(Label, Span)>,
+    pub ty: TypeRef,
+    pub type_span: Span,
+    pub name: Name,
+    pub number: i64,
+    pub number_span: Span,
+    pub options: Vec<OptionDecl>,
+    /// For groups: the body of the group's message.
+    pub group_body: Option<Vec<MessageItem>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OneofDecl {
+    pub name: Name,
+    pub fields: Vec<FieldDecl>,
+    pub options: Vec<OptionDecl>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtendDecl {
+    pub extendee: Name,
+    pub fields: Vec<FieldDecl>,
+    pub span: Span,
+}
+
+/// An inclusive number range; `end_is_max` when written `to max`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeDecl {
+    pub start: i64,
+    pub end: i64,
+    pub end_is_max: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionsDecl {
+    pub ranges: Vec<RangeDecl>,
+    pub options: Vec<OptionDecl>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReservedDecl {
+    pub ranges: Vec<RangeDecl>,
+    /// Names with the span of each (string literal with quotes, or identifier in editions).
+    pub names: Vec<Name>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDecl {
+    pub name: Name,
+    pub body: Vec<EnumItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum EnumItem {
+    Value(EnumValueDecl),
+    Reserved(ReservedDecl),
+    Option(OptionDecl),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumValueDecl {
+    pub name: Name,
+    pub number: i64,
+    pub number_span: Span,
+    pub options: Vec<OptionDecl>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceDecl {
+    pub name: Name,
+    pub methods: Vec<MethodDecl>,
+    pub options: Vec<OptionDecl>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodDecl {
+    pub name: Name,
+    pub input: Name,
+    pub output: Name,
+    pub client_streaming: Option<Span>,
+    pub server_streaming: Option<Span>,
+    pub options: Vec<OptionDecl>,
+    pub span: Span,
+}

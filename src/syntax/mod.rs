@@ -1,0 +1,148 @@
+//! Syntax types: byte spans, the pieces of a declaration that the model keeps as written
+//! (labels, scalar types, option values), tokens and the syntax tree. This module depends
+//! on nothing else in the crate: the parser produces these types and every later stage reads
+//! them.
+
+pub mod ast;
+pub mod token;
+
+/// A half-open byte range `[start, end)` into a file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionValue {
+    /// An identifier: `true`, `false`, `CORD`, `inf`, an enum value name.
+    Ident(String),
+    /// A string literal, unescaped (bytes kept as lossy UTF-8 for display).
+    String(String),
+    Int(i128),
+    Float(f64),
+    /// A message literal `{ ... }`, kept as its source text.
+    Aggregate(String),
+}
+
+impl OptionValue {
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            OptionValue::Ident(s) if s == "true" => Some(true),
+            OptionValue::Ident(s) if s == "false" => Some(false),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            OptionValue::String(s) | OptionValue::Ident(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Label {
+    Optional,
+    Required,
+    Repeated,
+}
+
+impl Label {
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Optional => "optional",
+            Label::Required => "required",
+            Label::Repeated => "repeated",
+        }
+    }
+}
+
+/// `FieldDescriptorProto.Type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldType {
+    Double,
+    Float,
+    Int64,
+    Uint64,
+    Int32,
+    Fixed64,
+    Fixed32,
+    Bool,
+    String,
+    Group,
+    Message,
+    Bytes,
+    Uint32,
+    Enum,
+    Sfixed32,
+    Sfixed64,
+    Sint32,
+    Sint64,
+}
+
+impl FieldType {
+    /// The lower-case proto keyword (`group`, `message` and `enum` for the named kinds).
+    pub fn name(self) -> &'static str {
+        use FieldType::*;
+        match self {
+            Double => "double",
+            Float => "float",
+            Int64 => "int64",
+            Uint64 => "uint64",
+            Int32 => "int32",
+            Fixed64 => "fixed64",
+            Fixed32 => "fixed32",
+            Bool => "bool",
+            String => "string",
+            Group => "group",
+            Message => "message",
+            Bytes => "bytes",
+            Uint32 => "uint32",
+            Enum => "enum",
+            Sfixed32 => "sfixed32",
+            Sfixed64 => "sfixed64",
+            Sint32 => "sint32",
+            Sint64 => "sint64",
+        }
+    }
+    pub fn from_keyword(s: &str) -> Option<FieldType> {
+        use FieldType::*;
+        Some(match s {
+            "double" => Double,
+            "float" => Float,
+            "int64" => Int64,
+            "uint64" => Uint64,
+            "int32" => Int32,
+            "fixed64" => Fixed64,
+            "fixed32" => Fixed32,
+            "bool" => Bool,
+            "string" => String,
+            "bytes" => Bytes,
+            "uint32" => Uint32,
+            "sfixed32" => Sfixed32,
+            "sfixed64" => Sfixed64,
+            "sint32" => Sint32,
+            "sint64" => Sint64,
+            _ => return None,
+        })
+    }
+    pub fn is_named(self) -> bool {
+        matches!(
+            self,
+            FieldType::Message | FieldType::Enum | FieldType::Group
+        )
+    }
+}

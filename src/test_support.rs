@@ -1,0 +1,49 @@
+//! Test support shared by the crate's unit tests: schemas from in-memory files, and one rule
+//! run over two of them.
+
+use crate::rules::RuleId;
+
+/// Builds a schema from in-memory `(path, text)` files, panicking if it does not
+/// build (test inputs are meant to be valid).
+pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema {
+    use crate::model::{build_schema, NoImports, SourceFile};
+    let sources = files
+        .iter()
+        .map(|(path, text)| SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: (*text).into(),
+        })
+        .collect();
+    match build_schema(sources, &NoImports) {
+        Ok(out) => out.schema,
+        Err(e) => panic!("test schema does not build: {:?}", e.diagnostics),
+    }
+}
+
+/// Runs one rule over two in-memory revisions and returns
+/// `(path, "line:col-line:col", message)` per finding, in output order.
+pub(crate) fn run_rule(
+    rule: RuleId,
+    old: &[(&str, &str)],
+    new: &[(&str, &str)],
+) -> Vec<(String, String, String)> {
+    crate::compare::run(
+        &build_test_schema(old),
+        &build_test_schema(new),
+        &[rule.meta()],
+    )
+    .into_iter()
+    .map(|f| match f.location {
+        Some(l) => (
+            l.path,
+            format!(
+                "{}:{}-{}:{}",
+                l.start_line, l.start_column, l.end_line, l.end_column
+            ),
+            f.message,
+        ),
+        None => (String::new(), String::new(), f.message),
+    })
+    .collect()
+}

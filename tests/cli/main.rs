@@ -1,0 +1,22 @@
+//! The CLI test binary: the built `protocompat` run end to end (real git repositories,
+//! directories, every format, the rule catalog and cases, the CI integrations), one module per
+//! concern, all linked once. The slow suites (`hostile`, `proptest_schemas`) and the buf/protox
+//! comparisons (`frontend_*`) stay separate binaries.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod action;
+mod audit;
+mod config;
+mod errors;
+mod fix;
+mod formats;
+mod git;
+mod ignore;
+mod integrations;
+mod pre_commit;
+mod rule_cases;
+mod rule_docs;
+mod text_snapshots;
+mod workspace;
