@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod audit_cli;
 mod examples;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
@@ -30,6 +31,12 @@ enum Command {
     #[command(after_help = examples::CHECK)]
     // Boxed: the check's many options would make every other command as large.
     Check(Box<CheckArgs>),
+    /// Audit the git history: numbers and names reused after a deletion, deletions never
+    /// reserved, reservations dropped (the HISTORY rules).
+    Audit(Box<audit_cli::AuditArgs>),
+    /// The ledger of one message or enum: every number, name and type it has had, with the
+    /// commits that added, changed, deleted and reserved them.
+    Log(Box<audit_cli::LogArgs>),
     /// List the rules: id, categories, default, summary.
     #[command(after_help = examples::RULES)]
     Rules(RulesArgs),
@@ -203,6 +210,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => run_check(*args),
+        Command::Audit(args) => audit_cli::run_audit(*args),
+        Command::Log(args) => audit_cli::run_log(*args),
         Command::Rules(args) => run_rules(args),
         Command::Explain(args) => run_explain(args),
         Command::Completions { shell } => {
