@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::summary::{FileSummary, Kind, Member, Span};
+use super::summary::{Element, FileSummary, Kind, Member, Span};
 
 /// Index of a commit in the walk's commit list.
 pub type CommitIdx = u32;
@@ -175,23 +175,22 @@ impl Ledger {
     pub fn apply(&mut self, commit: CommitIdx, changes: Vec<(Arc<str>, Option<FileVersion>)>) {
         let mut affected: BTreeSet<(String, Kind)> = BTreeSet::new();
         for (path, new) in changes {
-            if let Some((_, old)) = self.files.remove(&path) {
+            let old = self.files.remove(&path).map(|(_, s)| s);
+            let new_summary = new.as_ref().map(|(_, s)| s.clone());
+            changed_elements(old.as_deref(), new_summary.as_deref(), &mut affected);
+            if let Some(old) = &old {
                 for e in &old.elements {
-                    let key = (e.full_name.clone(), e.kind);
-                    if let Some(set) = self.defs.get_mut(&key) {
+                    if let Some(set) = self.defs.get_mut(&(e.full_name.clone(), e.kind)) {
                         set.remove(&path);
                     }
-                    affected.insert(key);
                 }
             }
             if let Some((blob, summary)) = new {
                 for e in &summary.elements {
-                    let key = (e.full_name.clone(), e.kind);
                     self.defs
-                        .entry(key.clone())
+                        .entry((e.full_name.clone(), e.kind))
                         .or_default()
                         .insert(path.clone());
-                    affected.insert(key);
                 }
                 self.files.insert(path, (blob, summary));
             }
@@ -203,6 +202,35 @@ impl Ledger {
                 .entry(key.clone())
                 .or_insert_with(|| ElementLedger::new(key.1));
             update(entry, state, commit);
+        }
+    }
+
+    /// Points every element that exists now at its current place (the walk skips elements
+    /// whose content a commit left alone, so their places may be older blobs): call once,
+    /// after the last commit.
+    pub fn finish(&mut self, last: CommitIdx) {
+        let keys: Vec<(String, Kind)> = self
+            .elements
+            .iter()
+            .filter(|(_, e)| e.present())
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            let Some(state) = self.merged(&key, last) else {
+                continue;
+            };
+            let entry = self.elements.get_mut(&key).expect("listed above");
+            entry.at = Some(state.at.clone());
+            for (number, (_, at)) in &state.members {
+                if let Some(life) = entry
+                    .numbers
+                    .get_mut(number)
+                    .and_then(|l| l.last_mut())
+                    .filter(|l| l.deleted.is_none())
+                {
+                    life.last = at.clone();
+                }
+            }
         }
     }
 
@@ -242,6 +270,59 @@ impl Ledger {
         }
         state
     }
+}
+
+/// The elements whose content (numbers, names, types, reservations; not their places)
+/// differs between two versions of a file.
+fn changed_elements(
+    old: Option<&FileSummary>,
+    new: Option<&FileSummary>,
+    out: &mut BTreeSet<(String, Kind)>,
+) {
+    let old = old.map_or(&[][..], |s| s.elements.as_slice());
+    let new = new.map_or(&[][..], |s| s.elements.as_slice());
+    let (mut i, mut j) = (0, 0);
+    // Both are sorted by (full name, kind): walk them side by side.
+    while i < old.len() || j < new.len() {
+        let next = match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) => key(a).min(key(b)),
+            (Some(a), None) => key(a),
+            (None, Some(b)) => key(b),
+            (None, None) => break,
+        };
+        let a_end = i + old[i..].iter().take_while(|e| key(e) == next).count();
+        let b_end = j + new[j..].iter().take_while(|e| key(e) == next).count();
+        if !same_content(&old[i..a_end], &new[j..b_end]) {
+            out.insert((next.0.to_string(), next.1));
+        }
+        (i, j) = (a_end, b_end);
+    }
+}
+
+fn key(e: &Element) -> (&str, Kind) {
+    (e.full_name.as_str(), e.kind)
+}
+
+fn member(m: &Member) -> (i64, &str, &str, &str) {
+    (m.number, m.name.as_str(), m.ty.as_str(), m.label.as_str())
+}
+
+fn same_content(a: &[Element], b: &[Element]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.members
+                .iter()
+                .map(member)
+                .eq(y.members.iter().map(member))
+                && x.reserved_numbers
+                    .iter()
+                    .map(|r| (r.start, r.end))
+                    .eq(y.reserved_numbers.iter().map(|r| (r.start, r.end)))
+                && x.reserved_names
+                    .iter()
+                    .map(|n| &n.name)
+                    .eq(y.reserved_names.iter().map(|n| &n.name))
+        })
 }
 
 /// Compares an element's new state with its ledger entry and records what changed.

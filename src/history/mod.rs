@@ -141,13 +141,17 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             .map(|p| crate::source::normalize(p))
             .collect(),
     };
+    let t0 = Instant::now();
     let walked = walk::walk(&repo, &walk_opts)?;
+    let t_walk = t0.elapsed();
     let mut store = if opts.cache {
         cache::Cache::load(&git_dir)
     } else {
         cache::Cache::default()
     };
+    let t_load = t0.elapsed();
     let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store);
+    let t_sum = t0.elapsed();
     if opts.cache {
         if let Err(e) = store.save(&git_dir) {
             warnings.push(miette!(
@@ -157,7 +161,14 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             ));
         }
     }
+    let t_save = t0.elapsed();
     let (ledger, unreadable) = apply_all(&walked, &store);
+    if std::env::var_os("PROTOCOMPAT_TIMING").is_some() {
+        eprintln!(
+            "walk {t_walk:?} load {t_load:?} summarize {t_sum:?} save {t_save:?} apply {:?}",
+            t0.elapsed()
+        );
+    }
     for u in &unreadable {
         let c = &walked.commits[u.commit as usize];
         let text = format!(
@@ -354,6 +365,9 @@ fn apply_all(walked: &walk::Walked, store: &cache::Cache) -> (Ledger, Vec<Unread
             changes.push((shared, Some((*blob, summary))));
         }
         ledger.apply(step.commit, changes);
+    }
+    if let Some(last) = walked.steps.last() {
+        ledger.finish(last.commit);
     }
     (ledger, unreadable)
 }

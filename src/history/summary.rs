@@ -1,14 +1,15 @@
 //! What the ledger needs of one `.proto` blob: every message, enum and extendee it declares
 //! (by full name) with the numbers, names, types and reservations inside.
 //!
-//! A blob is built alone (no imports), so it can be cached by its git id: types from other
+//! A blob is parsed alone (no imports), so it can be cached by its git id: types from other
 //! files keep the name as written, which [`same_type`] allows for.
-
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{self, Enum, Field, File, Message, NoImports, SourceFile};
+use std::collections::{BTreeMap, HashSet};
+
+use crate::model;
+use crate::parse::ast::{self, EnumItem, FieldDecl, MessageItem, TopItem, TypeRef};
 
 /// A byte range of the blob's text (the model's `Span`, storable in the cache).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -123,151 +124,249 @@ impl FileSummary {
     }
 }
 
-/// Parses and builds one file on its own; syntax and validation errors become `error`.
-pub fn summarize(path: &str, text: &str) -> FileSummary {
-    let source = SourceFile {
-        path: path.to_string(),
-        display_name: path.to_string(),
-        text: Arc::from(text),
-    };
-    match model::build_schema(vec![source], &NoImports) {
-        Ok(built) => match built.schema.files.get(path) {
-            Some(file) => summarize_file(file),
-            None => FileSummary::default(),
-        },
-        Err(e) => FileSummary {
+/// Parses one file on its own (no imports, no linking: a blob's summary depends on the
+/// blob alone, and parsing is several times cheaper than building the model). Names are
+/// resolved against the file's own declarations with protobuf's scoping; others stay as
+/// written. A syntax error makes the file unreadable (`error`).
+pub fn summarize(_path: &str, text: &str) -> FileSummary {
+    let parsed = crate::parse::parse(text);
+    if let Some((span, message)) = parsed.errors.first() {
+        let (line, column) = model::line_col(text, span.start);
+        return FileSummary {
             elements: Vec::new(),
-            error: Some(first_error(&e)),
-        },
+            error: Some(format!("{line}:{column}: {message}")),
+        };
     }
-}
-
-fn first_error(e: &model::BuildError) -> String {
-    e.diagnostics
-        .first()
-        .map_or_else(|| e.to_string(), |d| d.to_string())
-}
-
-fn summarize_file(file: &File) -> FileSummary {
-    let mut elements = Vec::new();
-    for message in file.all_messages() {
-        if !message.is_map_entry {
-            elements.push(message_element(message));
+    let package = parsed
+        .ast
+        .items
+        .iter()
+        .find_map(|i| match i {
+            TopItem::Package(p) => Some(p.name.text.trim_start_matches('.').to_string()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut declared = HashSet::new();
+    for item in &parsed.ast.items {
+        match item {
+            TopItem::Message(m) => {
+                declare_message(&join(&package, &m.name.text), &m.body, &mut declared)
+            }
+            TopItem::Enum(e) => {
+                declared.insert(join(&package, &e.name.text));
+            }
+            _ => {}
         }
     }
-    for e in file.all_enums() {
-        elements.push(enum_element(e));
+    let mut walker = Walker {
+        package: &package,
+        declared: &declared,
+        elements: Vec::new(),
+        extensions: BTreeMap::new(),
+    };
+    for item in &parsed.ast.items {
+        match item {
+            TopItem::Message(m) => walker.message(&package, &m.name, &m.body),
+            TopItem::Enum(e) => walker.enumeration(&package, e),
+            TopItem::Extend(x) => walker.extend(&package, x),
+            _ => {}
+        }
     }
-    extendee_elements(file, &mut elements);
-    elements.sort_by(|a, b| {
-        (a.full_name.as_str(), a.kind as u8).cmp(&(b.full_name.as_str(), b.kind as u8))
-    });
+    let mut elements = walker.elements;
+    elements.extend(walker.extensions.into_values());
+    elements.sort_by(|a, b| (a.full_name.as_str(), a.kind).cmp(&(b.full_name.as_str(), b.kind)));
     FileSummary {
         elements,
         error: None,
     }
 }
 
-fn message_element(message: &Message) -> Element {
-    Element {
-        full_name: message.full_name.clone(),
-        kind: Kind::Message,
-        span: message.name_span.into(),
-        members: message
-            .fields
-            .iter()
-            .map(|f| field_member(f, message, f.name.clone()))
-            .collect(),
-        reserved_numbers: message
-            .reserved_ranges
-            .iter()
-            .map(|r| ReservedNumbers {
-                start: r.start,
-                end: r.end,
-                span: r.span.into(),
-            })
-            .collect(),
-        reserved_names: message
-            .reserved_names
-            .iter()
-            .map(|n| ReservedName {
-                name: n.name.clone(),
-                span: n.span.into(),
-            })
-            .collect(),
+fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}.{name}")
     }
 }
 
-fn enum_element(e: &Enum) -> Element {
-    Element {
-        full_name: e.full_name.clone(),
-        kind: Kind::Enum,
-        span: e.name_span.into(),
-        members: e
-            .values
-            .iter()
-            .map(|v| Member {
-                number: v.number,
-                name: v.name.clone(),
-                ty: String::new(),
-                label: String::new(),
-                span: v.span.into(),
-            })
-            .collect(),
-        reserved_numbers: e
-            .reserved_ranges
-            .iter()
-            .map(|r| ReservedNumbers {
-                start: r.start,
-                end: r.end,
-                span: r.span.into(),
-            })
-            .collect(),
-        reserved_names: e
-            .reserved_names
-            .iter()
-            .map(|n| ReservedName {
-                name: n.name.clone(),
-                span: n.span.into(),
-            })
-            .collect(),
+/// Every message and enum full name the file declares (groups and nested ones included).
+fn declare_message(full: &str, body: &[MessageItem], out: &mut HashSet<String>) {
+    out.insert(full.to_string());
+    for item in body {
+        match item {
+            MessageItem::Message(m) => declare_message(&join(full, &m.name.text), &m.body, out),
+            MessageItem::Enum(e) => {
+                out.insert(join(full, &e.name.text));
+            }
+            MessageItem::Field(f) => declare_group(full, f, out),
+            MessageItem::Oneof(o) => o.fields.iter().for_each(|f| declare_group(full, f, out)),
+            _ => {}
+        }
     }
 }
 
-/// One element per extendee: the extensions this file declares for it, named by their full
-/// names (extensions of one extendee share its number space across files).
-fn extendee_elements(file: &File, out: &mut Vec<Element>) {
-    let mut by_extendee: std::collections::BTreeMap<String, Element> = Default::default();
-    let scoped = file.extensions.iter().map(|f| (f, None)).chain(
-        file.all_messages()
-            .into_iter()
-            .flat_map(|m| m.extensions.iter().map(move |f| (f, Some(m)))),
-    );
-    for (field, scope) in scoped {
-        let Some(extendee) = field
-            .extendee
-            .as_deref()
-            .map(|e| qualified(e, &file.package))
-        else {
-            continue;
-        };
-        let entry = by_extendee
-            .entry(extendee.clone())
-            .or_insert_with(|| Element {
-                full_name: extendee,
-                kind: Kind::Extendee,
-                span: field.extendee_span.unwrap_or(field.span).into(),
-                members: Vec::new(),
-                reserved_numbers: Vec::new(),
-                reserved_names: Vec::new(),
-            });
-        let member = match scope {
-            Some(m) => field_member(field, m, field.full_name.clone()),
-            None => scalar_or_named(field, field.full_name.clone()),
-        };
-        entry.members.push(member);
+fn declare_group(scope: &str, f: &FieldDecl, out: &mut HashSet<String>) {
+    if let Some(body) = &f.group_body {
+        declare_message(&join(scope, &f.name.text), body, out);
     }
-    out.extend(by_extendee.into_values());
+}
+
+struct Walker<'a> {
+    package: &'a str,
+    declared: &'a HashSet<String>,
+    elements: Vec<Element>,
+    extensions: BTreeMap<String, Element>,
+}
+
+impl Walker<'_> {
+    /// A type name as protoc resolves it from `scope`, when this file declares it; else as
+    /// written (without a leading dot).
+    fn resolve(&self, scope: &str, name: &str) -> String {
+        if let Some(full) = name.strip_prefix('.') {
+            return full.to_string();
+        }
+        let first = name.split('.').next().unwrap_or(name);
+        let mut scope = scope.to_string();
+        loop {
+            if self.declared.contains(&join(&scope, first)) {
+                return join(&scope, name);
+            }
+            match scope.rfind('.') {
+                Some(i) => scope.truncate(i),
+                None if !scope.is_empty() => scope.clear(),
+                None => return name.to_string(),
+            }
+        }
+    }
+
+    fn type_text(&self, scope: &str, ty: &TypeRef, field: &FieldDecl) -> String {
+        match ty {
+            TypeRef::Scalar(t) => t.name().to_string(),
+            TypeRef::Named(n) => self.resolve(scope, n),
+            TypeRef::Map { key, value, .. } => format!(
+                "map<{}, {}>",
+                self.type_text(scope, key, field),
+                self.type_text(scope, value, field)
+            ),
+            TypeRef::Group => join(scope, &field.name.text),
+        }
+    }
+
+    fn member(&self, scope: &str, f: &FieldDecl, name: String) -> Member {
+        Member {
+            number: f.number,
+            name,
+            ty: self.type_text(scope, &f.ty, f),
+            label: f.label.map_or(String::new(), |(l, _)| l.name().to_string()),
+            span: f.span.into(),
+        }
+    }
+
+    fn field_name(f: &FieldDecl) -> String {
+        match f.ty {
+            // A group's field is its name in lower case, as protoc names it.
+            TypeRef::Group => f.name.text.to_lowercase(),
+            _ => f.name.text.clone(),
+        }
+    }
+
+    fn message(&mut self, scope: &str, name: &ast::Name, body: &[MessageItem]) {
+        let full = join(scope, &name.text);
+        let mut element = Element {
+            full_name: full.clone(),
+            kind: Kind::Message,
+            span: name.span.into(),
+            members: Vec::new(),
+            reserved_numbers: Vec::new(),
+            reserved_names: Vec::new(),
+        };
+        let mut fields: Vec<&FieldDecl> = Vec::new();
+        for item in body {
+            match item {
+                MessageItem::Field(f) => fields.push(f),
+                MessageItem::Oneof(o) => fields.extend(&o.fields),
+                MessageItem::Message(m) => self.message(&full, &m.name, &m.body),
+                MessageItem::Enum(e) => self.enumeration(&full, e),
+                MessageItem::Extend(x) => self.extend(&full, x),
+                MessageItem::Reserved(r) => reserved(r, &mut element),
+                MessageItem::Extensions(_) | MessageItem::Option(_) => {}
+            }
+        }
+        for f in fields {
+            element
+                .members
+                .push(self.member(&full, f, Self::field_name(f)));
+            if let Some(group) = &f.group_body {
+                self.message(&full, &f.name, group);
+            }
+        }
+        self.elements.push(element);
+    }
+
+    fn enumeration(&mut self, scope: &str, e: &ast::EnumDecl) {
+        let mut element = Element {
+            full_name: join(scope, &e.name.text),
+            kind: Kind::Enum,
+            span: e.name.span.into(),
+            members: Vec::new(),
+            reserved_numbers: Vec::new(),
+            reserved_names: Vec::new(),
+        };
+        for item in &e.body {
+            match item {
+                EnumItem::Value(v) => element.members.push(Member {
+                    number: v.number,
+                    name: v.name.text.clone(),
+                    ty: String::new(),
+                    label: String::new(),
+                    span: v.span.into(),
+                }),
+                EnumItem::Reserved(r) => reserved(r, &mut element),
+                EnumItem::Option(_) => {}
+            }
+        }
+        self.elements.push(element);
+    }
+
+    /// Extensions of one extendee share its number space across files: one element per
+    /// extendee, members named by their full names.
+    fn extend(&mut self, scope: &str, x: &ast::ExtendDecl) {
+        let extendee = qualified(&self.resolve(scope, &x.extendee.text), self.package);
+        for f in &x.fields {
+            let member = self.member(scope, f, join(scope, &Self::field_name(f)));
+            if let Some(group) = &f.group_body {
+                self.message(scope, &f.name, group);
+            }
+            self.extensions
+                .entry(extendee.clone())
+                .or_insert_with(|| Element {
+                    full_name: extendee.clone(),
+                    kind: Kind::Extendee,
+                    span: x.extendee.span.into(),
+                    members: Vec::new(),
+                    reserved_numbers: Vec::new(),
+                    reserved_names: Vec::new(),
+                })
+                .members
+                .push(member);
+        }
+    }
+}
+
+fn reserved(r: &ast::ReservedDecl, element: &mut Element) {
+    for range in &r.ranges {
+        element.reserved_numbers.push(ReservedNumbers {
+            start: range.start,
+            end: range.end,
+            span: range.span.into(),
+        });
+    }
+    for name in &r.names {
+        element.reserved_names.push(ReservedName {
+            name: name.text.trim_matches(['"', '\'']).to_string(),
+            span: name.span.into(),
+        });
+    }
 }
 
 /// An extendee name: resolved names are full; a bare name the file could not resolve
@@ -279,54 +378,6 @@ fn qualified(name: &str, package: &str) -> String {
         name.to_string()
     } else {
         format!("{package}.{name}")
-    }
-}
-
-fn field_member(field: &Field, parent: &Message, name: String) -> Member {
-    if field.is_map(parent) {
-        let entry = parent
-            .messages
-            .iter()
-            .find(|m| Some(m.full_name.as_str()) == field.type_name.as_deref());
-        if let Some(entry) = entry {
-            let part = |n: i64| {
-                entry
-                    .fields
-                    .iter()
-                    .find(|f| f.number == n)
-                    .map(type_text)
-                    .unwrap_or_default()
-            };
-            return Member {
-                number: field.number,
-                name,
-                ty: format!("map<{}, {}>", part(1), part(2)),
-                label: String::new(),
-                span: field.span.into(),
-            };
-        }
-    }
-    scalar_or_named(field, name)
-}
-
-fn scalar_or_named(field: &Field, name: String) -> Member {
-    let label = match (field.label, field.label_span) {
-        (model::Label::Optional, None) => "",
-        (label, _) => label.name(),
-    };
-    Member {
-        number: field.number,
-        name,
-        ty: type_text(field),
-        label: label.to_string(),
-        span: field.span.into(),
-    }
-}
-
-fn type_text(field: &Field) -> String {
-    match &field.type_name {
-        Some(name) if field.ty.is_named() => name.trim_start_matches('.').to_string(),
-        _ => field.ty.name().to_string(),
     }
 }
 
@@ -417,5 +468,27 @@ mod tests {
         assert!(!same_type("Foo", "acme.v1.Bar"));
         assert!(!same_type("oo", "acme.Foo"));
         assert!(!same_type("int32", "string"));
+    }
+}
+
+#[cfg(test)]
+mod bench {
+    #[test]
+    #[ignore = "a manual measurement: PROTOCOMPAT_BENCH_FILE=path"]
+    fn summary_cost() {
+        let Some(path) = std::env::var_os("PROTOCOMPAT_BENCH_FILE") else {
+            return;
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..50 {
+            let _ = crate::parse::parse(&text);
+        }
+        let parse = t.elapsed() / 50;
+        let t = std::time::Instant::now();
+        for _ in 0..50 {
+            let _ = super::summarize("a.proto", &text);
+        }
+        eprintln!("parse {parse:?} summarize {:?}", t.elapsed() / 50);
     }
 }
