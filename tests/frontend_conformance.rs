@@ -17,7 +17,6 @@ use std::process::Command;
 use serde_json::Value;
 
 // Families of issue 10, as they are named there.
-const INVISIBLE_PACKAGES: &str = "name resolution skips invisible packages wrongly";
 const STALE_WKT: &str = "stale bundled descriptor.proto (protobuf 27.1); missing plugin.proto";
 const LITERALS: &str =
     "literals: an integer beyond u64 as a float default; octal escapes above \\377";
@@ -95,8 +94,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/ranges.reserved_reversed", RANGES),
     ("handmade/render.column_past_65535", PANIC),
     ("handmade/resolve.extendee_shadowed_by_field", NON_TYPE_SYMBOLS),
-    ("handmade/resolve.invisible_package_skipped", INVISIBLE_PACKAGES),
-    ("handmade/resolve.invisible_package_skipped_nested", INVISIBLE_PACKAGES),
     ("handmade/resolve.rpc_named_like_its_input", NON_TYPE_SYMBOLS),
     ("handmade/rules.allow_alias_without_aliases", DESCRIPTOR_RULES),
     ("handmade/rules.deprecated_on_oneof", OPTIONS),

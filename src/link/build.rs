@@ -10,7 +10,7 @@ use super::imports::{
 };
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
-use super::symbols::{collect_symbols, Symbols};
+use super::symbols::{collect_symbols, file_package, Symbols};
 use crate::model::{Schema, Span};
 use crate::parse::{self, ParsedFile};
 
@@ -87,6 +87,10 @@ pub fn build_schema(
 
     let mut symbols = Symbols {
         paths: units.iter().map(|u| u.source.path.clone()).collect(),
+        packages: units
+            .iter()
+            .map(|u| file_package(&u.parsed.ast).to_string())
+            .collect(),
         ..Symbols::default()
     };
     let mut errors = Vec::new();

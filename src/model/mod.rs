@@ -5,8 +5,9 @@
 //! buf's rules are defined on descriptors. Unlike descriptors, every element keeps the byte
 //! span of each piece a rule may point at (the equivalent of protoc's SourceCodeInfo paths).
 //!
-//! This module holds only the types (and depends only on `syntax`); `crate::link` builds
-//! them from parsed files.
+//! This module holds only the types and depends only on `syntax` (the one exception is the
+//! transitional re-export of the linker's entry points below); `crate::link` builds them
+//! from parsed files.
 
 mod naming;
 mod position;

@@ -135,14 +135,6 @@ impl Repo {
         Ok((tree.id(), base))
     }
 
-    pub fn tree_id_of_commit(&self, commit: Oid) -> Result<Oid, Report> {
-        let repo = self.lock();
-        repo.find_commit(commit)
-            .and_then(|c| c.tree())
-            .map(|t| t.id())
-            .map_err(|e| miette!("cannot read commit {commit}: {}", e.message()))
-    }
-
     /// A short, unambiguous name for an object id.
     pub fn short(&self, oid: Oid) -> String {
         let s = oid.to_string();

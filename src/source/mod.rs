@@ -6,9 +6,13 @@
 
 mod fs;
 mod git;
+mod open;
+mod text;
 
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
+pub use open::{open_sides, shown, NewSide, Request, Snapshot};
+pub use text::{IndexedText, SourceText};
 
 use std::sync::Arc;
 

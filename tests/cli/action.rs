@@ -536,6 +536,65 @@ fn a_shallow_checkout_fails_naming_fetch_depth_0() {
     assert_fails_saying(&run, "against HEAD~1", &["HEAD~1", "`fetch-depth: 0`"]);
 }
 
+/// GitHub displays 10 error annotations per step and drops the rest silently: with 25
+/// breaking changes the step prints 9 and a tenth saying 16 more (listing them); the job
+/// summary and the `findings` output count all 25.
+#[test]
+fn more_breaking_changes_than_github_displays_are_said_and_summarised() {
+    let schema = |ty: &str| {
+        let mut text = String::from("syntax = \"proto3\";\npackage acme.v1;\n");
+        for i in 1..=25 {
+            text.push_str(&format!("message M{i:02} {{\n  {ty} value = 1;\n}}\n"));
+        }
+        text
+    };
+    let repo = Repo::new();
+    repo.write("proto/acme/v1/many.proto", &schema("int32"));
+    let base = repo.commit("base");
+    repo.write("proto/acme/v1/many.proto", &schema("string"));
+    let head = repo.commit("head");
+    let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
+    let run = run_script(&repo, &documented_inputs(), "pull_request", &event, &head);
+    assert_eq!(run.code, 1);
+    let errors: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::error "))
+        .collect();
+    assert_eq!(errors.len(), 10, "{}", run.stdout);
+    assert!(errors[..9]
+        .iter()
+        .all(|l| l.contains(",title=FIELD_SAME_TYPE::")));
+    let last = errors[9];
+    assert!(
+        last.starts_with(
+            "::error title=protocompat%3A 16 more::16 more errors (16 findings) not shown as annotations"
+        ),
+        "{last}"
+    );
+    for i in 10..=25 {
+        let listed = format!(
+            "%0Aproto/acme/v1/many.proto:{}: FIELD_SAME_TYPE: ",
+            4 + (i - 1) * 3
+        );
+        assert!(last.contains(&listed), "M{i} is not listed: {last}");
+    }
+    assert!(run.output.contains("findings=25\n"), "{}", run.output);
+    assert!(
+        run.summary
+            .starts_with("## protocompat: 25 breaking changes"),
+        "{}",
+        run.summary
+    );
+    for i in 1..=25 {
+        assert!(
+            run.summary.contains(&format!("\"M{i:02}\"")),
+            "M{i:02}: {}",
+            run.summary
+        );
+    }
+}
+
 fn assert_sarif_valid(log: &Value) {
     let schema: Value =
         serde_json::from_str(&read("testdata/sarif/sarif-schema-2.1.0.json")).expect("schema");

@@ -8,13 +8,15 @@ use std::process::ExitCode;
 
 use clap::Args;
 use git2::Repository;
-use protocompat::compare::{Finding, Location};
+use protocompat::engine::FailOn;
+use protocompat::finding::{Finding, Location};
 use protocompat::history::{self, AuditOptions, History, HistoryFinding, Occurrence, Side};
 use protocompat::model::line_col;
-use protocompat::report::{self, FailOn, Format, SourceText, Sources};
+use protocompat::report::{self, Format, SourceText, Sources};
 use protocompat::rules::Severity;
 use serde_json::{json, Value};
 
+use super::check::formats::{FailOnArg, FormatArg};
 use super::{print, DisplayArgs};
 
 /// Where the history comes from: check's source flags, and the walk.
@@ -80,10 +82,10 @@ pub struct AuditArgs {
     pub history: HistoryArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: FormatArg,
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
-    pub fail_on: FailOn,
+    pub fail_on: FailOnArg,
     #[command(flatten)]
     pub display: DisplayArgs,
 }
@@ -96,7 +98,7 @@ pub struct LogArgs {
     pub history: HistoryArgs,
     /// `text` (a table) or `json`.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: FormatArg,
 }
 
 fn build(opts: &AuditOptions) -> Result<History, ExitCode> {
@@ -129,7 +131,7 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
     let prefix = report::path_prefix(&args.history.root);
     let mut texts = Texts::new(&repo, &history);
     let findings: Vec<Finding> = found.iter().map(|f| finding(f, &mut texts)).collect();
-    let out = match args.format {
+    let out = match Format::from(args.format) {
         Format::Text => text(&found, &findings, &history, &mut texts, &args, &prefix),
         Format::Json => json_doc(&found, &findings, &history, &prefix),
         format => {
@@ -140,7 +142,7 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
         }
     };
     print(&out);
-    exit_code(&found, args.fail_on)
+    exit_code(&found, FailOn::from(args.fail_on))
 }
 
 fn exit_code(found: &[HistoryFinding], fail_on: FailOn) -> ExitCode {
@@ -257,7 +259,7 @@ fn text(
         let rendered = report::render(Format::Text, std::slice::from_ref(f), &ctx);
         out.push_str(without_summary(&rendered));
         out.push_str(&commits_note(h, history));
-        if h.severity == Severity::Warning && report::severity(f) == Severity::Error {
+        if h.severity == Severity::Warning && protocompat::engine::severity(f) == Severity::Error {
             out.push_str("  (reported as a warning: the element was gone in between)\n\n");
         }
     }
@@ -483,7 +485,7 @@ pub fn run_log(args: LogArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let rows = log_rows(&history, entry);
-    let out = match args.format {
+    let out = match Format::from(args.format) {
         Format::Json => {
             let doc = json!({
                 "element": args.name,
