@@ -11,7 +11,7 @@ mod examples;
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 use protocompat::config::Config;
 use protocompat::report::{self, FailOn, Format};
-use protocompat::rules::{RuleMeta, RULES};
+use protocompat::rules::{DirectionFilter, RuleMeta, RULES};
 use protocompat::{CheckOptions, NewSide};
 
 mod fix_cli;
@@ -153,6 +153,12 @@ struct CheckArgs {
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     fail_on: FailOn,
+    /// Keep the findings that break this way: `backward` (new code reading old data),
+    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
+    /// break either way and are always kept; `source` findings (generated code only, no data
+    /// breaks) are kept only by `full`.
+    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
+    direction: DirectionFilter,
     /// Base URL for file links in `--format markdown`
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
@@ -307,7 +313,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
     }
     match result {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            outcome
+                .findings
+                .retain(|f| args.direction.keeps(f.direction));
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
             }

@@ -1,6 +1,7 @@
 //! A finding is data: the renderers in `report/` only format it.
 
 use crate::model::{File, Span};
+use crate::rules::Direction;
 
 /// A place in one revision of a file, with buf's 1-based line/column convention
 /// (end column exclusive).
@@ -62,6 +63,8 @@ pub struct Finding {
     /// The old-side element itself when `previous` is broader: buf reports a deleted field at
     /// its message; the text format underlines the field.
     pub focus: Option<Span>,
+    /// Who breaks: the rule's direction, or the handler's finer judgement of this change.
+    pub direction: Direction,
 }
 
 impl Finding {
@@ -110,6 +113,7 @@ impl<'a> Sink<'a> {
             edits: Default::default(),
             group: None,
             focus: None,
+            direction: crate::rules::find(self.rule).map_or(Direction::Both, |r| r.direction),
         });
         self.out.last_mut().expect("just pushed")
     }

@@ -21,6 +21,7 @@ fn annotation(f: &Finding, ctx: &Context) -> String {
     let command = match severity(f) {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "notice",
     };
     let mut properties: Vec<(&str, String)> = Vec::new();
     let p = ctx.primary(f);

@@ -252,6 +252,11 @@ pub fn severity(finding: &Finding) -> Severity {
     rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
 }
 
+/// How binary and JSON readers differ for the finding's rule; empty when they do not.
+pub fn direction_note(finding: &Finding) -> &'static str {
+    rules::find(finding.rule).map_or("", |r| r.direction_note)
+}
+
 /// A rule's categories under a config version, in buf's order (FILE, PACKAGE, WIRE_JSON,
 /// WIRE, CSR).
 pub fn categories(rule: &str, config_version: &str) -> Vec<&'static str> {
@@ -262,13 +267,18 @@ pub fn categories(rule: &str, config_version: &str) -> Vec<&'static str> {
     out
 }
 
-/// (errors, warnings)
+/// (errors, warnings); infos are counted apart by [`infos`].
 pub fn counts(findings: &[Finding]) -> (usize, usize) {
-    let errors = findings
+    let of = |s: Severity| findings.iter().filter(|f| severity(f) == s).count();
+    (of(Severity::Error), of(Severity::Warning))
+}
+
+/// How many findings are advice (`info`): they never fail a run.
+pub fn infos(findings: &[Finding]) -> usize {
+    findings
         .iter()
-        .filter(|f| severity(f) == Severity::Error)
-        .count();
-    (errors, findings.len() - errors)
+        .filter(|f| severity(f) == Severity::Info)
+        .count()
 }
 
 /// When findings make the check fail (`--fail-on`).

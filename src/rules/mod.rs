@@ -8,6 +8,7 @@
 //! To add a rule: write `rules/<ID>.md`, add its handler as `<kind>/<name>.rs` with a
 //! `check` function, and map the new id to it in `registry.rs` (the build fails until then).
 
+mod direction;
 mod enums;
 mod extension;
 mod field;
@@ -27,6 +28,7 @@ mod reserved;
 
 use crate::compare::{Ctx, Sink};
 
+pub use direction::{Direction, DirectionFilter};
 pub use id::{RuleId, UnknownRuleId};
 pub use pairs::{
     Check, FieldSides, FilePair, Removed, RemovedEnumValue, RemovedField, RemovedPackage,
@@ -46,6 +48,8 @@ pub mod util {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Advice: never fails a run, not even with `--fail-on warning`.
+    Info,
     Warning,
     Error,
 }
@@ -53,6 +57,7 @@ pub enum Severity {
 impl Severity {
     pub fn name(self) -> &'static str {
         match self {
+            Severity::Info => "info",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -73,6 +78,10 @@ pub struct RuleMeta {
     pub versions: &'static [&'static str],
     pub default: bool,
     pub severity: Severity,
+    /// Who the rule's findings break (a directional handler may refine it per finding).
+    pub direction: Direction,
+    /// Where binary and JSON readers differ, how; empty when they do not.
+    pub direction_note: &'static str,
     pub deprecated: bool,
     pub replaced_by: &'static [&'static str],
     pub summary: &'static str,
