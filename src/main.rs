@@ -317,6 +317,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
             outcome
                 .findings
                 .retain(|f| args.direction.keeps(f.direction));
+            if args.error_format.is_some() {
+                // buf's formats show what buf reports: protocompat's own hazards stay out.
+                outcome.findings.retain(|f| !is_hazard(f.rule));
+            }
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
             }
@@ -348,6 +352,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn is_hazard(rule: &str) -> bool {
+    protocompat::rules::find(rule).is_some_and(|r| r.categories.contains(&protocompat::rules::HAZARD))
 }
 
 fn fail_code(failed: bool) -> ExitCode {

@@ -13,6 +13,7 @@ mod enums;
 mod extension;
 mod field;
 mod file;
+mod hazard;
 mod id;
 mod message;
 mod oneof;
@@ -109,5 +110,9 @@ pub fn find(id: &str) -> Option<&'static RuleMeta> {
     id.parse().ok().map(RuleId::meta)
 }
 
-/// The category names buf knows, in buf's order.
-pub const CATEGORIES: &[&str] = &["FILE", "PACKAGE", "WIRE_JSON", "WIRE", "CSR"];
+/// The category names buf knows, in buf's order, then protocompat's own `HAZARD`.
+pub const CATEGORIES: &[&str] = &["FILE", "PACKAGE", "WIRE_JSON", "WIRE", "CSR", HAZARD];
+
+/// protocompat's category of value-changing hazards, on in every configuration unless
+/// `except` names it (or one of its ids).
+pub const HAZARD: &str = "HAZARD";

@@ -2,7 +2,9 @@
 //! without a check, or a check for an id the catalog renamed, does not compile.
 
 use super::pairs::Check;
-use super::{enums, extension, field, file, message, oneof, package, service, RuleId};
+use super::{
+    enums, extension, field, file, hazard, message, oneof, package, service, RuleId,
+};
 use crate::compare::{Ctx, Sink};
 
 impl RuleId {
@@ -89,6 +91,15 @@ impl RuleId {
             RpcSameRequestType => Rpcs(service::rpc_same_type::request),
             RpcSameResponseType => Rpcs(service::rpc_same_type::response),
             RpcSameIdempotencyLevel => Rpcs(service::rpc_same_idempotency_level::check),
+
+            EnumZeroValueChanged => Enums(hazard::enum_values::zero_value_changed),
+            EnumClosedValueAdded => Enums(hazard::enum_values::closed_value_added),
+            FieldPresenceChanged => Fields(hazard::presence::changed),
+            FieldImplicitZero => Schemas(hazard::presence::implicit_zero),
+            FieldVarintEncodingChanged => Fields(hazard::integers::varint_encoding),
+            FieldIntegerReinterpreted => Fields(hazard::integers::reinterpreted),
+            FieldStringBytesChanged => Fields(hazard::string_bytes::check),
+            FieldNumberTagSize => Schemas(hazard::tag_size::check),
 
             FieldSameCtype
             | FieldSameLabel
