@@ -17,21 +17,21 @@ use std::process::Command;
 use serde_json::Value;
 
 // Families of issue 10, as they are named there.
-const INVISIBLE_PACKAGES: &str = "name resolution skips invisible packages wrongly";
-const STALE_WKT: &str = "stale bundled descriptor.proto (protobuf 27.1); missing plugin.proto";
 const LITERALS: &str = "literals: an integer beyond u64 as a float default; octal escapes above \\377";
 const OPTIONS: &str = "options are never resolved or type-checked";
 const OPTION_TWICE: &str = "an option set twice is accepted";
 const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
 const PROTO3: &str = "proto3 restrictions (group, required, extension ranges, extend)";
-const DECLARATIONS: &str = "empty enum/oneof/extend; maps in oneofs, map extensions, map entry use; defaults";
+const DECLARATIONS: &str =
+    "empty enum/oneof/extend; maps in oneofs, map extensions, map entry use; defaults";
 const NON_TYPE_SYMBOLS: &str = "resolution skips non-type symbols where protoc does not";
 const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 const IMPORTS: &str = "the same file imported twice; import paths with ./ or ..";
 const DESCRIPTOR_RULES: &str = "other descriptor rules protoc enforces";
 const PANIC: &str = "a panic: a column past 65,535 in the text renderer";
 // Found by the corpus, not named in issue 10.
-const EXTENSION_DECLARATIONS: &str = "extension declarations (an option of extension ranges) are not checked";
+const EXTENSION_DECLARATIONS: &str =
+    "extension declarations (an option of extension ranges) are not checked";
 const FEATURES: &str = "editions features: lifetimes, targets and the rules they imply";
 
 /// Inputs where protocompat's verdict still differs from protoc's and buf's (shared) verdict.
@@ -41,7 +41,6 @@ const FEATURES: &str = "editions features: lifetimes, targets and the rules they
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("buf/proto", STALE_WKT),
     ("handmade/decl.empty_enum", DECLARATIONS),
     ("handmade/decl.empty_extend", DECLARATIONS),
     ("handmade/decl.empty_oneof", DECLARATIONS),
@@ -92,8 +91,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/ranges.reserved_reversed", RANGES),
     ("handmade/render.column_past_65535", PANIC),
     ("handmade/resolve.extendee_shadowed_by_field", NON_TYPE_SYMBOLS),
-    ("handmade/resolve.invisible_package_skipped", INVISIBLE_PACKAGES),
-    ("handmade/resolve.invisible_package_skipped_nested", INVISIBLE_PACKAGES),
     ("handmade/resolve.rpc_named_like_its_input", NON_TYPE_SYMBOLS),
     ("handmade/rules.allow_alias_without_aliases", DESCRIPTOR_RULES),
     ("handmade/rules.deprecated_on_oneof", OPTIONS),
@@ -103,14 +100,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/rules.legacy_required_at_file_level", FEATURES),
     ("handmade/rules.required_extension", DESCRIPTOR_RULES),
     ("handmade/rules.unknown_feature_value", OPTIONS),
-    ("handmade/wkt.edition2024_default_symbol_visibility", STALE_WKT),
-    ("handmade/wkt.edition2024_enforce_naming_style", STALE_WKT),
-    ("handmade/wkt.options_extension_990", STALE_WKT),
-    ("handmade/wkt.plugin_proto", STALE_WKT),
-    ("protobuf/cpp_file_options", STALE_WKT),
-    ("protobuf/cpp_options", STALE_WKT),
-    ("protobuf/json_enumvalue_options", STALE_WKT),
-    ("protobuf/json_options", STALE_WKT),
     ("protocompile/linker.failure_any_message_literal_duplicate", OPTION_TWICE),
     ("protocompile/linker.failure_any_message_literal_incorrect_type", OPTIONS),
     ("protocompile/linker.failure_any_message_literal_not_any", OPTIONS),
@@ -310,7 +299,12 @@ fn recorded_verdicts() -> BTreeMap<String, (String, String)> {
         .as_object()
         .unwrap()
         .iter()
-        .map(|(name, case)| (name.clone(), (verdict(case, "protoc"), verdict(case, "buf"))))
+        .map(|(name, case)| {
+            (
+                name.clone(),
+                (verdict(case, "protoc"), verdict(case, "buf")),
+            )
+        })
         .collect()
 }
 
@@ -356,9 +350,18 @@ fn protocompat_verdicts(cases: &[&String]) -> Vec<String> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = cases
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|c| protocompat_verdict(c)).collect::<Vec<_>>()))
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|c| protocompat_verdict(c))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     })
 }
 
@@ -383,7 +386,10 @@ fn expected_failures_are_cases_where_protoc_and_buf_agree() {
         let (protoc, buf) = recorded
             .get(*case)
             .unwrap_or_else(|| panic!("{case} (in EXPECTED_FAILURES) has no recorded verdict"));
-        assert_eq!(protoc, buf, "{case}: protoc and buf disagree, so it is not checked");
+        assert_eq!(
+            protoc, buf,
+            "{case}: protoc and buf disagree, so it is not checked"
+        );
     }
 }
 

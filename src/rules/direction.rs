@@ -65,13 +65,10 @@ impl fmt::Display for Direction {
 
 /// What `--direction` keeps: the findings that break that way. `Full` keeps everything.
 /// `Source` findings break no data, so `backward` and `forward` drop them; `full` keeps them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DirectionFilter {
-    /// Findings that break new code reading old data (and `both`).
     Backward,
-    /// Findings that break old code reading new data (and `both`).
     Forward,
-    /// Every finding, `source` ones included.
     #[default]
     Full,
 }

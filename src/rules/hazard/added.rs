@@ -2,31 +2,18 @@
 //! the values added to an enum. (Fields of a message that is new as a whole are designed
 //! together with it and are left alone.)
 
-use crate::compare::{Ctx, FieldIn, Pair};
+use crate::diff::{Ctx, Pair};
 use crate::model::{Enum, EnumType, EnumValue};
 use crate::rules::field::FieldSide;
 
-/// Fields of matched messages (map entries excepted) whose number the old message lacks.
+/// Fields added to paired messages (map entries and extensions excepted), from the diff.
 pub fn added_fields<'c, 'a>(ctx: &'c Ctx<'a>) -> Vec<FieldSide<'c, 'a>> {
-    let mut out = Vec::new();
-    for pair in ctx.message_pairs() {
-        let (new, old) = (pair.new.item, pair.old.item);
-        if new.is_map_entry {
-            continue;
-        }
-        for field in &new.fields {
-            if old.fields.iter().any(|f| f.number == field.number) {
-                continue;
-            }
-            let at = FieldIn {
-                file: pair.new.file,
-                message: Some(new),
-                field,
-            };
-            out.push(FieldSide::new(at, &ctx.new_index));
-        }
-    }
-    out
+    ctx.added()
+        .fields
+        .iter()
+        .filter(|at| at.message.is_some_and(|m| !m.is_map_entry))
+        .map(|at| FieldSide::new(*at, &ctx.new_index))
+        .collect()
 }
 
 /// Values of a matched enum whose number the old enum lacks (the first of aliases).

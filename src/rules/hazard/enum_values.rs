@@ -2,7 +2,8 @@
 //! old readers of a closed enum cannot keep.
 
 use super::added::{added_values, default_value};
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::{Enum, EnumType, EnumValue};
 use crate::rules::quote::quote;
 use crate::rules::Direction;

@@ -4,7 +4,7 @@
 //! reader's ([`encoding`](super::encoding)).
 
 use super::encoding::{self, IntKind, Misread, Read};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::{Enum, EnumType, FieldType};
 use crate::rules::field::FieldSide;
 use crate::rules::pairs::FieldSides;

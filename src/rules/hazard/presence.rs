@@ -2,7 +2,8 @@
 //! implicit presence never sends its zero value, so "set to zero" and "unset" are one state.
 
 use super::added::{added_fields, zero_value_name};
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 use crate::model::{FieldPresence, FieldType, Syntax};
 use crate::rules::field::{Cardinality, FieldSide};
 use crate::rules::pairs::FieldSides;

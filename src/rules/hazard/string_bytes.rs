@@ -1,7 +1,7 @@
 //! FIELD_STRING_BYTES_CHANGED: `string` ↔ `bytes` share the wire encoding, but only valid
 //! UTF-8 is a string: readers of the `string` side reject or mangle other bytes.
 
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::{FieldType, Utf8Validation};
 use crate::rules::pairs::FieldSides;
 use crate::rules::Direction;

@@ -2,7 +2,8 @@
 //! numbers. Tags of fields 1–15 take one byte on the wire, 16–2047 two: a hint, not a break.
 
 use super::added::added_fields;
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 use crate::model::Message;
 use crate::rules::reserved::Reservations;
 
