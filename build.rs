@@ -1,7 +1,8 @@
 //! Generates the typed rule ids and the rule registry from the rule catalog in `rules/*.md`.
 //!
 //! The catalog is the one source of truth for rule metadata: each doc's front matter gives the
-//! id, categories (per buf config version), default, severity, deprecation and summary. Every id
+//! id, categories (per buf config version), default, severity, direction (who breaks),
+//! deprecation and summary. Every id
 //! becomes a `RuleId` variant (`FIELD_NO_DELETE` → `RuleId::FieldNoDelete`), so code naming a
 //! rule that the catalog renamed or dropped does not compile. `RuleId::check`
 //! (`src/rules/registry.rs`) maps every id to its check with one exhaustive `match`, so a rule
@@ -50,8 +51,20 @@ fn main() {
         let default = get("default").as_deref() == Some("true");
         let severity = match get("severity").as_deref() {
             Some("warning") => "Severity::Warning",
+            Some("info") => "Severity::Info",
             _ => "Severity::Error",
         };
+        let direction = match get("direction").as_deref() {
+            Some("backward") => "Direction::Backward",
+            Some("forward") => "Direction::Forward",
+            Some("source") => "Direction::Source",
+            Some("both") => "Direction::Both",
+            other => panic!(
+                "{}: direction must be backward, forward, both or source, not {other:?}",
+                path.display()
+            ),
+        };
+        let direction_note = get("direction_note").unwrap_or_default();
         let summary = get("summary").unwrap_or_default();
         // Variant `i` of `RuleId` is `RULES[i]` (both in id order).
         let check = if deprecated {
@@ -63,7 +76,7 @@ fn main() {
             out,
             "    RuleMeta {{ rule: RuleId::{variant}, id: {id:?}, categories: &{cats:?}, categories_v1: &{cats_v1:?}, \
              categories_v1beta1: &{cats_v1beta1:?}, versions: &{versions:?}, default: {default}, \
-             severity: {severity}, deprecated: {deprecated}, replaced_by: &{replaced_by:?}, \
+             severity: {severity}, direction: {direction}, direction_note: {direction_note:?}, deprecated: {deprecated}, replaced_by: &{replaced_by:?}, \
              summary: {summary:?}, doc: include_str!({path:?}), check: {check} }},",
             path = path.display().to_string(),
             variant = variant_name(&id),

@@ -1,6 +1,7 @@
 //! A finding is data, produced by the rules and read by every later stage; the renderers in
 //! `report/` only format it.
 
+use crate::direction::Direction;
 use crate::model::{File, Span};
 
 /// A place in one revision of a file, with buf's 1-based line/column convention
@@ -63,6 +64,8 @@ pub struct Finding {
     /// The old-side element itself when `previous` is broader: buf reports a deleted field at
     /// its message; the text format underlines the field.
     pub focus: Option<Span>,
+    /// Who breaks: the rule's direction, or the handler's finer judgement of this change.
+    pub direction: Direction,
 }
 
 impl Finding {
@@ -83,12 +86,18 @@ impl Finding {
 /// Where a rule handler writes its findings; it stamps the rule id.
 pub struct Sink<'a> {
     rule: &'static str,
+    /// The rule's own direction, stamped on each finding; a handler may refine it.
+    direction: Direction,
     out: &'a mut Vec<Finding>,
 }
 
 impl<'a> Sink<'a> {
-    pub fn new(rule: &'static str, out: &'a mut Vec<Finding>) -> Self {
-        Sink { rule, out }
+    pub fn new(rule: &'static str, direction: Direction, out: &'a mut Vec<Finding>) -> Self {
+        Sink {
+            rule,
+            direction,
+            out,
+        }
     }
 
     /// Adds a finding and returns it for optional help/edits.
@@ -107,6 +116,7 @@ impl<'a> Sink<'a> {
             edits: Default::default(),
             group: None,
             focus: None,
+            direction: self.direction,
         });
         self.out.last_mut().expect("just pushed")
     }

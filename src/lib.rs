@@ -14,6 +14,7 @@
 mod check;
 pub mod config;
 pub mod diff;
+pub mod direction;
 pub mod engine;
 pub mod finding;
 pub mod history;

@@ -215,6 +215,8 @@ fn finding(f: &HistoryFinding, texts: &mut Texts) -> Finding {
         edits: Default::default(),
         group: None,
         focus: None,
+        direction: protocompat::rules::find(f.rule)
+            .map_or(protocompat::rules::Direction::Both, |r| r.direction),
     }
 }
 

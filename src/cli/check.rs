@@ -4,12 +4,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use protocompat::engine::FailOn;
+use protocompat::engine::{is_hazard, FailOn};
 use protocompat::report::{self, Format};
+use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, NewSide};
 
 use super::{fail_code, fix, print, DisplayArgs};
-use formats::{FailOnArg, FormatArg};
+use formats::{DirectionArg, FailOnArg, FormatArg};
 
 pub mod formats;
 
@@ -66,6 +67,12 @@ pub struct CheckArgs {
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     fail_on: FailOnArg,
+    /// Keep the findings that break this way: `backward` (new code reading old data),
+    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
+    /// break either way and are always kept; `source` findings (generated code only, no data
+    /// breaks) are kept only by `full`.
+    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
+    direction: DirectionArg,
     /// Base URL for file links in `--format markdown`
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
@@ -173,7 +180,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
     match result {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            let direction = DirectionFilter::from(args.direction);
+            outcome.findings.retain(|f| direction.keeps(f.direction));
+            if args.error_format.is_some() {
+                // buf's formats show what buf reports: protocompat's own hazards stay out.
+                outcome.findings.retain(|f| !is_hazard(f));
+            }
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
             }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Breaking;
-use crate::rules::{RuleMeta, RULES};
+use crate::rules::{RuleMeta, HAZARD, RULES};
 use crate::source::normalize;
 
 /// The rules to run and the ignores to apply to their findings.
@@ -36,6 +36,13 @@ pub fn select(breaking: &Breaking, version: &str, config_name: &str) -> Result<S
     if breaking.use_.iter().all(|s| s.is_empty()) {
         use_ids = known.iter().filter(|r| r.default).map(|r| r.id).collect();
     }
+    // The hazards are on whatever `use` says; only `except` turns them off.
+    use_ids.extend(
+        known
+            .iter()
+            .filter(|r| r.categories_for(version).contains(&HAZARD))
+            .map(|r| r.id),
+    );
     let except_ids = expand(&breaking.except, &known, version)?;
     let use_ids = undeprecate(use_ids, &known);
     let except_ids = undeprecate(except_ids, &known);

@@ -112,7 +112,7 @@ pub fn run_rules(diff: &Diff, rules: &[&'static RuleMeta]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for rule in rules {
         if let Some(check) = rule.check {
-            let mut sink = Sink::new(rule.id, &mut findings);
+            let mut sink = Sink::new(rule.id, rule.direction, &mut findings);
             check(diff, &mut sink);
         }
     }
@@ -142,13 +142,29 @@ pub fn severity(finding: &Finding) -> Severity {
     rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
 }
 
-/// (errors, warnings)
+/// (errors, warnings); infos are counted apart by [`infos`].
 pub fn counts(findings: &[Finding]) -> (usize, usize) {
-    let errors = findings
+    let of = |s: Severity| findings.iter().filter(|f| severity(f) == s).count();
+    (of(Severity::Error), of(Severity::Warning))
+}
+
+/// How many findings are advice (`info`): they never fail a run.
+pub fn infos(findings: &[Finding]) -> usize {
+    findings
         .iter()
-        .filter(|f| severity(f) == Severity::Error)
-        .count();
-    (errors, findings.len() - errors)
+        .filter(|f| severity(f) == Severity::Info)
+        .count()
+}
+
+/// How binary and JSON readers differ for the finding's rule; empty when they do not.
+pub fn direction_note(finding: &Finding) -> &'static str {
+    rules::find(finding.rule).map_or("", |r| r.direction_note)
+}
+
+/// Whether the finding is one of protocompat's own HAZARD rules (which buf's formats and the
+/// conformance comparison leave out).
+pub fn is_hazard(finding: &Finding) -> bool {
+    rules::find(finding.rule).is_some_and(|r| r.categories.contains(&rules::HAZARD))
 }
 
 /// When findings make the check fail (`--fail-on`).

@@ -29,7 +29,7 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     // Stable: equal ranks keep the report's order (path, line).
     annotations.sort_by_key(|a| (a.severity != Severity::Error, std::cmp::Reverse(a.findings)));
     let mut out = String::new();
-    for severity in [Severity::Error, Severity::Warning] {
+    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of_severity: Vec<&Annotation> = annotations
             .iter()
             .filter(|a| a.severity == severity)
@@ -116,6 +116,7 @@ fn command_name(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "notice",
     }
 }
 
@@ -125,6 +126,7 @@ fn more(severity: Severity, hidden: &[&Annotation]) -> String {
     let (kind, plural) = match severity {
         Severity::Error => ("error", "errors"),
         Severity::Warning => ("warning", "warnings"),
+        Severity::Info => ("notice", "notices"),
     };
     let mut message = format!(
         "{} more {} ({findings} {}) not shown as annotations: GitHub shows {SHOWN_PER_SEVERITY} \

@@ -48,6 +48,7 @@ fn issue<'a>(f: &'a Finding, ctx: &Context) -> Issue<'a> {
         severity: match severity(f) {
             Severity::Error => "major",
             Severity::Warning => "minor",
+            Severity::Info => "info",
         },
         location: IssueLocation {
             path: primary.path,

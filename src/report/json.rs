@@ -30,6 +30,11 @@ struct JsonFinding<'a> {
     rule: &'a str,
     categories: Vec<&'static str>,
     severity: &'a str,
+    /// Who breaks: backward, forward, both or source.
+    direction: &'static str,
+    /// Where binary and JSON readers differ, how (absent when they do not).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    direction_note: &'static str,
     path: Option<&'a str>,
     start_line: u32,
     start_column: u32,
@@ -68,6 +73,8 @@ impl<'a> From<&'a Location> for Span<'a> {
 struct Summary {
     errors: usize,
     warnings: usize,
+    /// Advice (`info` findings), which never fail a run.
+    infos: usize,
     /// Findings silenced by `protocompat:ignore` directives (not in `errors`/`warnings`).
     ignored: usize,
 }
@@ -91,6 +98,7 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
         summary: Summary {
             errors,
             warnings,
+            infos: super::infos(findings),
             ignored: ctx.ignored.len(),
         },
     };
@@ -110,6 +118,8 @@ fn finding<'a>(f: &'a Finding, ctx: &Context, shared: &HashSet<&str>) -> JsonFin
         rule: f.rule,
         categories: categories(f.rule, ctx.config_version),
         severity: severity(f).name(),
+        direction: f.direction.name(),
+        direction_note: super::direction_note(f),
         path: f.location.as_ref().map(|l| l.path.as_str()),
         start_line,
         start_column,

@@ -59,6 +59,7 @@ fn finding(out: &mut String, f: &Finding, ctx: &Context) {
     let icon = match severity(f) {
         Severity::Error => ":x:",
         Severity::Warning => ":warning:",
+        Severity::Info => ":information_source:",
     };
     let primary = ctx.primary(f);
     let place = if primary.deleted {

@@ -12,7 +12,7 @@ mod sarif;
 mod short;
 mod text;
 
-use crate::engine::{counts, severity};
+use crate::engine::{counts, direction_note, infos, severity};
 pub use crate::engine::{Sources, Stats};
 use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};

@@ -52,6 +52,7 @@ fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "note",
     }
 }
 
@@ -115,8 +116,15 @@ fn result(f: &Finding, ctx: &Context) -> Value {
         "partialFingerprints": {
             FINGERPRINT_KEY: fingerprint(f.rule, identity_path, &f.message),
         },
-        "properties": { "categories": categories(f.rule, ctx.config_version) },
+        "properties": {
+            "categories": categories(f.rule, ctx.config_version),
+            "direction": f.direction.name(),
+        },
     });
+    let note = super::direction_note(f);
+    if !note.is_empty() {
+        out["properties"]["directionNote"] = json!(note);
+    }
     if let Some(index) = index {
         out["ruleIndex"] = json!(index);
     }

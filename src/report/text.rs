@@ -195,9 +195,21 @@ fn render_finding(
         None => main.help = help,
     }
     emit(out, handler, &main);
+    note(out, ctx.style, &who_breaks(f));
     if let Some(cause) = cause.filter(|c| adds_to_a_lone_finding(c)) {
         note(out, ctx.style, &format!("cause: {}", cause.title));
     }
+}
+
+/// `who breaks: backward (new readers of old data); binary: ...; JSON: ...`.
+fn who_breaks(f: &Finding) -> String {
+    let mut text = format!("who breaks: {} ({})", f.direction, f.direction.who());
+    let note = super::direction_note(f);
+    if !note.is_empty() {
+        text.push_str("; ");
+        text.push_str(note);
+    }
+    text
 }
 
 /// Whether a cause says more than the one finding it explains: a deletion alone (a field, an
@@ -269,7 +281,7 @@ fn render_group(
         note(
             out,
             ctx.style,
-            &format!("{}: {}{}", f.rule, f.message, at(f, ctx)),
+            &format!("{} [{}]: {}{}", f.rule, f.direction, f.message, at(f, ctx)),
         );
     }
 }
@@ -350,6 +362,7 @@ fn miette_severity(s: Severity) -> miette::Severity {
     match s {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
     }
 }
 
@@ -484,6 +497,7 @@ fn generic_help(rule: &str) -> String {
 /// Counts by severity and category, files checked and time taken.
 fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) {
     let (errors, warnings) = counts(findings);
+    let infos = super::infos(findings);
     let checked = ctx.stats.map(|s| {
         format!(
             "{} file{} checked in {}",
@@ -492,10 +506,14 @@ fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) 
             duration(s.elapsed)
         )
     });
-    if findings.is_empty() {
+    let advice = match infos {
+        0 => String::new(),
+        n => format!("; {n} info{}", plural(n)),
+    };
+    if errors + warnings == 0 {
         let _ = match checked {
-            Some(c) => writeln!(out, "No breaking changes ({c})."),
-            None => writeln!(out, "No breaking changes."),
+            Some(c) => writeln!(out, "No breaking changes{advice} ({c})."),
+            None => writeln!(out, "No breaking changes{advice}."),
         };
         return;
     }
@@ -511,6 +529,7 @@ fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) 
     if shown < total {
         let _ = write!(out, " from {shown} cause{}", plural(shown));
     }
+    let _ = write!(out, "{advice}");
     let _ = match checked {
         Some(c) => writeln!(out, "; {c}."),
         None => writeln!(out, "."),

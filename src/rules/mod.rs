@@ -12,6 +12,7 @@ mod enums;
 mod extension;
 mod field;
 mod file;
+mod hazard;
 mod history;
 mod id;
 mod message;
@@ -29,6 +30,7 @@ pub(crate) mod reserved;
 use crate::diff::Ctx;
 use crate::finding::Sink;
 
+pub use crate::direction::{Direction, DirectionFilter};
 pub use id::{RuleId, UnknownRuleId};
 pub use pairs::{
     Check, FieldSides, FilePair, Removed, RemovedEnumValue, RemovedField, RemovedPackage,
@@ -40,6 +42,8 @@ pub type Handler = fn(&Ctx, &mut Sink);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Advice: never fails a run, not even with `--fail-on warning`.
+    Info,
     Warning,
     Error,
 }
@@ -47,6 +51,7 @@ pub enum Severity {
 impl Severity {
     pub fn name(self) -> &'static str {
         match self {
+            Severity::Info => "info",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -67,6 +72,10 @@ pub struct RuleMeta {
     pub versions: &'static [&'static str],
     pub default: bool,
     pub severity: Severity,
+    /// Who the rule's findings break (a directional handler may refine it per finding).
+    pub direction: Direction,
+    /// Where binary and JSON readers differ, how; empty when they do not.
+    pub direction_note: &'static str,
     pub deprecated: bool,
     pub replaced_by: &'static [&'static str],
     pub summary: &'static str,
@@ -94,5 +103,9 @@ pub fn find(id: &str) -> Option<&'static RuleMeta> {
     id.parse().ok().map(RuleId::meta)
 }
 
-/// The category names buf knows, in buf's order.
-pub const CATEGORIES: &[&str] = &["FILE", "PACKAGE", "WIRE_JSON", "WIRE", "CSR"];
+/// The category names buf knows, in buf's order, then protocompat's own `HAZARD`.
+pub const CATEGORIES: &[&str] = &["FILE", "PACKAGE", "WIRE_JSON", "WIRE", "CSR", HAZARD];
+
+/// protocompat's category of value-changing hazards, on in every configuration unless
+/// `except` names it (or one of its ids).
+pub const HAZARD: &str = "HAZARD";

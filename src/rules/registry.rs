@@ -4,7 +4,9 @@
 //! compile.
 
 use super::pairs::Check;
-use super::{enums, extension, field, file, history, message, oneof, package, service, RuleId};
+use super::{
+    enums, extension, field, file, hazard, history, message, oneof, package, service, RuleId,
+};
 use crate::diff::Ctx;
 use crate::finding::Sink;
 
@@ -107,6 +109,14 @@ impl RuleId {
             | RuleId::FieldDeletedNotReserved
             | RuleId::EnumValueDeletedNotReserved
             | RuleId::ReservedDropped => Schemas(history::nothing),
+            RuleId::EnumZeroValueChanged => Enums(hazard::enum_values::zero_value_changed),
+            RuleId::EnumClosedValueAdded => Enums(hazard::enum_values::closed_value_added),
+            RuleId::FieldPresenceChanged => Fields(hazard::presence::changed),
+            RuleId::FieldImplicitZero => Schemas(hazard::presence::implicit_zero),
+            RuleId::FieldVarintEncodingChanged => Fields(hazard::integers::varint_encoding),
+            RuleId::FieldIntegerReinterpreted => Fields(hazard::integers::reinterpreted),
+            RuleId::FieldStringBytesChanged => Fields(hazard::string_bytes::check),
+            RuleId::FieldNumberTagSize => Schemas(hazard::tag_size::check),
 
             RuleId::FieldSameCtype
             | RuleId::FieldSameLabel

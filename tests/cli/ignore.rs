@@ -29,12 +29,15 @@ fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON document")
 }
 
+/// The rules of `key`'s findings; the hazards (on in every config) are left out, since the
+/// directives here name buf's rules.
 fn rules(doc: &Value, key: &str) -> Vec<String> {
     doc[key]
         .as_array()
         .map(|a| {
             a.iter()
                 .map(|f| f["rule"].as_str().unwrap_or("").to_string())
+                .filter(|r| !support::is_hazard(r))
                 .collect()
         })
         .unwrap_or_default()

@@ -3,7 +3,10 @@
 //!
 //! A case is `old/` and `new/` schema trees plus `new/buf.yaml` selecting only the rule under
 //! test. The comparison is on the multiset of (rule, path, start/end line/column); messages are
-//! free. Set `RULE_CASE=<RULE_ID>` to run a single case.
+//! free, except where `expected.json` gives one (the HAZARD cases, whose expected output is
+//! protocompat's own, reviewed by hand: their messages carry computed examples). The hazards
+//! are on in every config; the cases of buf's rules leave their findings out, as the
+//! conformance check does. Set `RULE_CASE=<RULE_ID>` to run a single case.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -92,8 +95,20 @@ fn expected(case: &Path) -> Result<Vec<Key>, String> {
         .collect()
 }
 
-/// Runs `protocompat check . --against ../old --format json` in the case's `new/` directory.
-fn actual(case: &Path) -> Result<(Vec<Key>, i32), String> {
+/// The (finding, message) pairs `expected.json` spells out.
+fn expected_messages(case: &Path) -> Vec<(Key, String)> {
+    let text = std::fs::read_to_string(case.join("expected.json")).unwrap_or_default();
+    let doc: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    doc.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| Some((key_of(v).ok()?, v.get("message")?.as_str()?.to_string())))
+        .collect()
+}
+
+/// Runs `protocompat check . --against ../old --format json` in the case's `new/` directory;
+/// returns each finding with its message, and the exit code.
+fn actual_with_messages(case: &Path) -> Result<(Vec<(Key, String)>, i32), String> {
     let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
         .args(["check", ".", "--against", "../old", "--format", "json"])
         .current_dir(case.join("new"))
@@ -111,7 +126,13 @@ fn actual(case: &Path) -> Result<(Vec<Key>, i32), String> {
         .get("findings")
         .and_then(Value::as_array)
         .ok_or("output has no \"findings\" array")?;
-    let keys = findings.iter().map(key_of).collect::<Result<_, _>>()?;
+    let keys = findings
+        .iter()
+        .map(|f| {
+            let message = f.get("message").and_then(Value::as_str).unwrap_or("");
+            key_of(f).map(|k| (k, message.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
     Ok((keys, code))
 }
 
@@ -122,12 +143,29 @@ fn check_case(name: &str) -> Option<String> {
         Ok(w) => w,
         Err(e) => return Some(e),
     };
-    let (got, code) = match actual(&case) {
+    let (found, code) = match actual_with_messages(&case) {
         Ok(g) => g,
         Err(e) => return Some(e),
     };
     let mut problems = Vec::new();
-    let want_code = if want.is_empty() { 0 } else { 1 };
+    for (key, message) in expected_messages(&case) {
+        if !found.iter().any(|(k, m)| *k == key && *m == message) {
+            problems.push(format!("  message of {key} is not: {message}"));
+        }
+    }
+    let got: Vec<Key> = found.into_iter().map(|(k, _)| k).collect();
+    // The hazards are on in every config; a buf rule's case leaves them out, as conformance
+    // does. Only errors fail a run.
+    let got: Vec<Key> = if is_hazard(name) {
+        got
+    } else {
+        got.into_iter().filter(|k| !is_hazard(&k.rule)).collect()
+    };
+    let fails = want.iter().any(|k| {
+        protocompat::rules::find(&k.rule)
+            .is_some_and(|r| r.severity == protocompat::rules::Severity::Error)
+    });
+    let want_code = if fails { 1 } else { 0 };
     if code != want_code {
         problems.push(format!("exit code {code}, expected {want_code}"));
     }
@@ -145,6 +183,10 @@ fn check_case(name: &str) -> Option<String> {
         }
     }
     (!problems.is_empty()).then(|| problems.join("\n"))
+}
+
+fn is_hazard(id: &str) -> bool {
+    protocompat::rules::find(id).is_some_and(|r| r.categories.contains(&protocompat::rules::HAZARD))
 }
 
 fn times(n: usize) -> String {

@@ -147,10 +147,20 @@ impl Finding {
     }
 }
 
+/// Whether a rule is one of protocompat's HAZARD rules (on in every configuration).
+pub fn is_hazard(rule: &str) -> bool {
+    protocompat::rules::find(rule)
+        .is_some_and(|r| r.categories.contains(&protocompat::rules::HAZARD))
+}
+
 /// `rule path:l:c-l:c` strings, sorted, for compact exact assertions.
+///
+/// Findings of the HAZARD rules are left out: the scenarios using this are about buf's
+/// rules, and each hazard has its own rule case.
 pub fn brief(findings: &[Finding]) -> Vec<String> {
     let mut out: Vec<String> = findings
         .iter()
+        .filter(|f| !is_hazard(&f.rule))
         .map(|f| {
             format!(
                 "{} {}:{}:{}-{}:{}",

@@ -3,6 +3,7 @@
 
 use protocompat::engine::FailOn;
 use protocompat::report::Format;
+use protocompat::rules::DirectionFilter;
 
 /// Output formats as `--format` names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,6 +57,28 @@ impl From<FormatArg> for Format {
             FormatArg::Gitlab => Format::Gitlab,
             FormatArg::Msvs => Format::Msvs,
             FormatArg::Markdown => Format::Markdown,
+        }
+    }
+}
+
+/// Who must not break (`--direction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DirectionArg {
+    /// Findings that break new code reading old data (and `both`).
+    Backward,
+    /// Findings that break old code reading new data (and `both`).
+    Forward,
+    /// Every finding, `source` ones included.
+    #[default]
+    Full,
+}
+
+impl From<DirectionArg> for DirectionFilter {
+    fn from(arg: DirectionArg) -> DirectionFilter {
+        match arg {
+            DirectionArg::Backward => DirectionFilter::Backward,
+            DirectionArg::Forward => DirectionFilter::Forward,
+            DirectionArg::Full => DirectionFilter::Full,
         }
     }
 }

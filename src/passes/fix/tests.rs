@@ -29,7 +29,10 @@ fn run(diff: &Diff, rules: &[&'static rules::RuleMeta]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for rule in rules {
         if let Some(check) = rule.check {
-            check(diff, &mut crate::finding::Sink::new(rule.id, &mut findings));
+            check(
+                diff,
+                &mut crate::finding::Sink::new(rule.id, rule.direction, &mut findings),
+            );
         }
     }
     findings.sort_by_cached_key(Finding::sort_key);

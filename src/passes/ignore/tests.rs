@@ -21,6 +21,7 @@ fn finding_at(schema: &Schema, rule: &'static str, at: &str) -> Finding {
         edits: Default::default(),
         focus: None,
         group: None,
+        direction: crate::rules::Direction::Both,
     }
 }
 

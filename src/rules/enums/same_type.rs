@@ -5,6 +5,7 @@ use crate::diff::Pair;
 use crate::finding::{Location, Sink};
 use crate::model::{Enum, EnumType};
 use crate::rules::quote::quote;
+use crate::rules::Direction;
 
 pub(in crate::rules) fn check(pair: &Pair<Enum>, out: &mut Sink) {
     let (new, old) = (pair.new.item, pair.old.item);
@@ -13,11 +14,13 @@ pub(in crate::rules) fn check(pair: &Pair<Enum>, out: &mut Sink) {
     if was.value == is.value {
         return;
     }
-    let (was_name, is_name, keep) = match was.value {
-        EnumType::Closed => ("closed", "open", "CLOSED"),
-        EnumType::Open => ("open", "closed", "OPEN"),
+    // The closed side moves numbers it does not know to unknown fields: new readers of old
+    // data when the enum became closed, old readers of new data when it became open.
+    let (was_name, is_name, keep, direction) = match was.value {
+        EnumType::Closed => ("closed", "open", "CLOSED", Direction::Forward),
+        EnumType::Open => ("open", "closed", "OPEN", Direction::Backward),
     };
-    out.add(
+    let finding = out.add(
         Some(Location::in_file(pair.new.file, is.span.or(Some(new.span)))),
         Some(Location::in_file(
             pair.old.file,
@@ -27,9 +30,10 @@ pub(in crate::rules) fn check(pair: &Pair<Enum>, out: &mut Sink) {
             "Enum {} changed from {was_name} to {is_name}.",
             quote(&new.name)
         ),
-    )
-    .help = Some(format!(
+    );
+    finding.help = Some(format!(
         "keep enum {} {was_name}: set `option features.enum_type = {keep};` on it",
         new.name
     ));
+    finding.direction = direction;
 }

@@ -24,7 +24,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub(super) use side::FieldSide;
+pub(super) use side::{Cardinality, FieldSide};
 
 use crate::finding::Sink;
 use crate::model::Span;

@@ -2,10 +2,11 @@
 //! parsers (and generated Java code) treat invalid UTF-8.
 
 use super::side::FieldSide;
-use super::{changed, field_feature_span, report};
+use super::{changed, field_feature_span};
 use crate::finding::Sink;
 use crate::model::{FieldType, JavaUtf8Validation, Span, Syntax, Utf8Validation};
 use crate::rules::pairs::FieldSides;
+use crate::rules::Direction;
 
 /// FIELD_SAME_JAVA_UTF8_VALIDATION: string fields keep Java's UTF-8 validation, from the
 /// `java_string_check_utf8` file option or the `(pb.java).utf8_validation` feature.
@@ -33,13 +34,22 @@ pub(in crate::rules) fn java(sides: &FieldSides, out: &mut Sink) {
             "accepting"
         }
     );
-    report(
-        out,
-        (&new, java_utf8_span(&new)),
-        (&old, java_utf8_span(&old)),
+    let finding = out.add(
+        Some(new.loc(java_utf8_span(&new))),
+        Some(old.loc(java_utf8_span(&old))),
         message,
-        help,
     );
+    finding.help = Some(help);
+    finding.direction = validating_side_breaks(now);
+}
+
+/// The side that verifies rejects what the other accepts: new readers of old data when
+/// validation was turned on, old readers of new data when it was turned off.
+fn validating_side_breaks(now: Utf8Validation) -> Direction {
+    match now {
+        Utf8Validation::Verify => Direction::Backward,
+        Utf8Validation::None => Direction::Forward,
+    }
 }
 
 /// Java validates when `java_string_check_utf8` is true (outside editions, or when the option
@@ -107,5 +117,11 @@ pub(in crate::rules) fn check(sides: &FieldSides, out: &mut Sink) {
     let span = |s: &FieldSide| {
         field_feature_span(s, s.field().features.utf8_validation.span).unwrap_or(s.span())
     };
-    report(out, (&new, span(&new)), (&old, span(&old)), message, help);
+    let finding = out.add(
+        Some(new.loc(span(&new))),
+        Some(old.loc(span(&old))),
+        message,
+    );
+    finding.help = Some(help);
+    finding.direction = validating_side_breaks(now);
 }

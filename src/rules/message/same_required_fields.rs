@@ -7,6 +7,7 @@ use crate::diff::Pair;
 use crate::finding::{Location, Sink};
 use crate::model::{File, Label, Message, Syntax};
 use crate::rules::quote::quote;
+use crate::rules::Direction;
 
 pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {
     let (new, old) = (pair.new.item, pair.old.item);
@@ -22,7 +23,8 @@ pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {
             .map_or(old.span, |f| f.span)
     };
     for number in was.difference(&is) {
-        out.add(
+        // Old readers reject new messages that omit the field.
+        let finding = out.add(
             Some(Location::in_file(pair.new.file, Some(new.span))),
             Some(Location::in_file(
                 pair.old.file,
@@ -33,17 +35,19 @@ pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {
                 quote(&old.name),
                 REQUIRED_WHY
             ),
-        )
-        .help = Some(format!(
+        );
+        finding.help = Some(format!(
             "restore field {number} as `required` in message {}",
             new.name
         ));
+        finding.direction = Direction::Forward;
     }
     for number in is.difference(&was) {
         let Some(field) = new.fields.iter().find(|f| f.number == *number) else {
             continue;
         };
-        out.add(
+        // New readers reject old messages, which never had the field.
+        let finding = out.add(
             Some(Location::in_file(pair.new.file, Some(field.span))),
             Some(Location::in_file(
                 pair.old.file,
@@ -54,12 +58,13 @@ pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {
                 quote(&new.name),
                 REQUIRED_WHY
             ),
-        )
-        .help = Some(format!(
+        );
+        finding.help = Some(format!(
             "make field {} optional: old writers never send it, so new readers would \
              reject their messages",
             field.name
         ));
+        finding.direction = Direction::Backward;
     }
 }
 
