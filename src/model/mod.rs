@@ -9,12 +9,10 @@
 //! from parsed files.
 
 mod naming;
-mod position;
 pub mod ranges;
 pub use naming::{default_json_name, map_entry_name};
-pub use position::{line_col, LineIndex};
 // The syntax types the model keeps as written (spans, labels, scalar types, option values).
-pub use crate::syntax::{FieldType, Label, OptionValue, Span};
+pub use crate::syntax::{line_col, FieldType, Label, LineIndex, OptionValue, Span};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -4,7 +4,10 @@
 //! them.
 
 pub mod ast;
+mod position;
 pub mod token;
+
+pub use position::{line_col, LineIndex};
 
 /// A half-open byte range `[start, end)` into a file's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
