@@ -16,6 +16,7 @@ pub mod config;
 pub mod diff;
 pub mod engine;
 pub mod finding;
+pub mod history;
 pub mod link;
 pub mod model;
 pub mod parse;

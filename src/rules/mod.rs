@@ -12,6 +12,7 @@ mod enums;
 mod extension;
 mod field;
 mod file;
+mod history;
 mod id;
 mod message;
 mod oneof;

@@ -4,7 +4,7 @@
 //! compile.
 
 use super::pairs::Check;
-use super::{enums, extension, field, file, message, oneof, package, service, RuleId};
+use super::{enums, extension, field, file, history, message, oneof, package, service, RuleId};
 use crate::diff::Ctx;
 use crate::finding::Sink;
 
@@ -97,6 +97,16 @@ impl RuleId {
             RuleId::RpcSameRequestType => Rpcs(service::rpc_same_type::request),
             RuleId::RpcSameResponseType => Rpcs(service::rpc_same_type::response),
             RuleId::RpcSameIdempotencyLevel => Rpcs(service::rpc_same_idempotency_level::check),
+
+            // Judged over a whole history by `crate::history`, never on one pair.
+            RuleId::FieldNumberReused
+            | RuleId::EnumValueNumberReused
+            | RuleId::ExtensionNumberReused
+            | RuleId::FieldNameReused
+            | RuleId::EnumValueNameReused
+            | RuleId::FieldDeletedNotReserved
+            | RuleId::EnumValueDeletedNotReserved
+            | RuleId::ReservedDropped => Schemas(history::nothing),
 
             RuleId::FieldSameCtype
             | RuleId::FieldSameLabel

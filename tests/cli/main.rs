@@ -7,12 +7,14 @@
 mod support;
 
 mod action;
+mod audit;
 mod config;
 mod errors;
 mod fix;
 mod formats;
 mod git;
 mod ignore;
+mod imports;
 mod integrations;
 mod pre_commit;
 mod rule_cases;
