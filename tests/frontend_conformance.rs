@@ -17,7 +17,8 @@ use std::process::Command;
 use serde_json::Value;
 
 // Families of issue 10, as they are named there.
-const LITERALS: &str = "literals: an integer beyond u64 as a float default; octal escapes above \\377";
+const LITERALS: &str =
+    "literals: an integer beyond u64 as a float default; octal escapes above \\377";
 const OPTIONS: &str = "options are never resolved or type-checked";
 const OPTION_TWICE: &str = "an option set twice is accepted";
 const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
