@@ -1,22 +1,7 @@
 //! Pairing and the one-sided lists on small schemas.
 
 use super::Diff;
-use crate::link::{build_schema, NoImports, SourceFile};
-use crate::model::Schema;
-
-fn schema(files: &[(&str, &str)]) -> Schema {
-    let sources = files
-        .iter()
-        .map(|(path, text)| SourceFile {
-            path: path.to_string(),
-            display_name: path.to_string(),
-            text: (*text).into(),
-        })
-        .collect();
-    build_schema(sources, &NoImports)
-        .unwrap_or_else(|e| panic!("test schema does not build: {:?}", e.diagnostics))
-        .schema
-}
+use crate::test_support::build_test_schema as schema;
 
 const OLD: &str = "syntax = \"proto3\";\npackage p;\n\
     message M { int32 a = 1; int32 b = 2; oneof o { int32 c = 3; } }\n\

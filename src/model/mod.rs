@@ -9,12 +9,11 @@
 //! from parsed files.
 
 mod naming;
-mod position;
 pub mod ranges;
-pub use naming::{default_json_name, map_entry_name};
-pub use position::{line_col, LineIndex};
+pub use naming::{default_json_name, map_entry_name, pascal_case};
 // The syntax types the model keeps as written (spans, labels, scalar types, option values).
-pub use crate::syntax::{FieldType, Label, OptionValue, Span};
+pub use crate::syntax::{line_col, FieldType, Label, LineIndex, OptionValue, Span};
+pub use crate::syntax::{ENUM_MAX, FIELD_MAX, MESSAGE_SET_FIELD_MAX};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,4 +1,5 @@
-//! Names protoc derives from a field name: the map entry message and the default JSON name.
+//! Names protoc derives from a field name (the map entry message, the default JSON name), and
+//! the PascalCase form of `UPPER_SNAKE` names.
 
 /// protoc's name of the message synthesized for a map field: `foo_bar` -> `FooBarEntry`.
 pub fn map_entry_name(field: &str) -> String {
@@ -8,6 +9,19 @@ pub fn map_entry_name(field: &str) -> String {
 /// protoc's default JSON name: drop underscores, upper-case the letter after each.
 pub fn default_json_name(field: &str) -> String {
     camel_case(field, false)
+}
+
+/// `FOO_BAR` -> `FooBar`: words split on `_`, first letter upper-cased, the rest lower-cased.
+pub fn pascal_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.extend(chars.flat_map(char::to_lowercase));
+        }
+    }
+    out
 }
 
 /// Drops underscores and upper-cases the letter after each (and the first if `upper_first`).

@@ -6,15 +6,10 @@ use super::ast::*;
 use super::lexer::{Token, TokenKind};
 use std::fmt::Display;
 
-use crate::syntax::{FieldType, Label, OptionValue, Span};
+use crate::syntax::{FieldType, Label, OptionValue, Span, ENUM_MAX, FIELD_MAX};
 
 /// Deepest nesting of messages/groups/aggregate values accepted.
 pub const MAX_DEPTH: usize = 128;
-
-/// Largest field number (`max` in message ranges).
-pub const FIELD_MAX: i64 = 536_870_911;
-/// `max` in enum reserved ranges.
-pub const ENUM_MAX: i64 = 2_147_483_647;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {

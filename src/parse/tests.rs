@@ -15,8 +15,8 @@ fn errors(text: &str) -> Vec<String> {
         .errors
         .iter()
         .map(|(span, message)| {
-            let (l1, c1) = crate::model::line_col(text, span.start);
-            let (l2, c2) = crate::model::line_col(text, span.end);
+            let (l1, c1) = crate::syntax::line_col(text, span.start);
+            let (l2, c2) = crate::syntax::line_col(text, span.end);
             format!("{l1}:{c1}-{l2}:{c2} {message}")
         })
         .collect()

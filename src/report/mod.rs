@@ -205,7 +205,7 @@ pub fn ignored_text(ctx: &Context) -> String {
     let _ = writeln!(
         out,
         "{n} finding{} ignored by protocompat:ignore comments{}",
-        if n == 1 { "" } else { "s" },
+        plural(n),
         if ctx.show_ignored {
             "."
         } else {

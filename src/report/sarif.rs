@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::{categories, fingerprint, severity, Context};
 use crate::finding::{Finding, Location};
+use crate::model::pascal_case;
 use crate::rules::{RuleMeta, Severity, RULES};
 
 const SCHEMA: &str =
@@ -67,6 +68,7 @@ fn rule(r: &RuleMeta, ctx: &Context) -> Value {
     };
     json!({
         "id": r.id,
+        // SARIF's `name` is an identifier-like label: `FIELD_SAME_TYPE` -> `FieldSameType`.
         "name": pascal_case(r.id),
         "shortDescription": { "text": short },
         "fullDescription": { "text": unwrap_paragraphs(detects) },
@@ -176,19 +178,6 @@ fn unwrap_paragraphs(text: &str) -> String {
         .map(|p| p.lines().map(str::trim).collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join("\n\n")
-}
-
-/// `FIELD_SAME_TYPE` -> `FieldSameType` (SARIF's `name` is an identifier-like label).
-fn pascal_case(id: &str) -> String {
-    id.split('_')
-        .map(|w| {
-            let mut chars = w.chars();
-            match chars.next() {
-                Some(c) => c.to_string() + &chars.as_str().to_lowercase(),
-                None => String::new(),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -8,13 +8,7 @@ use crate::diff::Pair;
 use crate::finding::{Location, Sink};
 pub use crate::model::ranges::{collapse_ranges, NumRange, NumberSet};
 use crate::model::{Enum, Message, ReservedName, ReservedRange, Span, Syntax};
-
-/// The highest field number of a message (`max` in a message range).
-pub const MESSAGE_MAX: i64 = 536_870_911;
-/// The highest field number of a message using the message-set wire format.
-pub const MESSAGE_SET_MAX: i64 = 2_147_483_646;
-/// The highest enum value number (`max` in an enum range).
-pub const ENUM_MAX: i64 = 2_147_483_647;
+use crate::model::{FIELD_MAX, MESSAGE_SET_FIELD_MAX};
 
 /// The reserved numbers and names of one message or enum, for membership tests that stay
 /// fast when a message reserves (or deletes) tens of thousands of them.
@@ -128,9 +122,9 @@ pub fn range_string((start, end): NumRange, max: i64) -> String {
 /// The highest field number of this message (`max`).
 pub fn message_max(message: &Message) -> i64 {
     if message.options.bool("message_set_wire_format") == Some(true) {
-        MESSAGE_SET_MAX
+        MESSAGE_SET_FIELD_MAX
     } else {
-        MESSAGE_MAX
+        FIELD_MAX
     }
 }
 
@@ -154,6 +148,7 @@ pub fn reserved_numbers_literal(ranges: &[NumRange], max: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ENUM_MAX;
 
     #[test]
     fn collapse_merges_overlapping_and_adjacent() {
@@ -179,14 +174,10 @@ mod tests {
     #[test]
     fn missing_holes_in_the_middle_and_ends() {
         // buf's own example: [1,max] against 1-1000, 2000-5000, 10000-50000, 100000-max.
-        let covered = collapse_ranges([
-            (1, 1000),
-            (2000, 5000),
-            (10000, 50000),
-            (100000, MESSAGE_MAX),
-        ]);
+        let covered =
+            collapse_ranges([(1, 1000), (2000, 5000), (10000, 50000), (100000, FIELD_MAX)]);
         assert_eq!(
-            missing_ranges(1, MESSAGE_MAX, &covered),
+            missing_ranges(1, FIELD_MAX, &covered),
             vec![(1001, 1999), (5001, 9999), (50001, 99999)]
         );
         assert_eq!(
@@ -197,9 +188,9 @@ mod tests {
 
     #[test]
     fn range_strings() {
-        assert_eq!(range_string((301, 301), MESSAGE_MAX), "[301]");
-        assert_eq!(range_string((4, 5), MESSAGE_MAX), "[4,5]");
-        assert_eq!(range_string((1000, MESSAGE_MAX), MESSAGE_MAX), "[1000,max]");
+        assert_eq!(range_string((301, 301), FIELD_MAX), "[301]");
+        assert_eq!(range_string((4, 5), FIELD_MAX), "[4,5]");
+        assert_eq!(range_string((1000, FIELD_MAX), FIELD_MAX), "[1000,max]");
         assert_eq!(range_string((1000, ENUM_MAX), ENUM_MAX), "[1000,max]");
     }
 }

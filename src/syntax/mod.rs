@@ -4,7 +4,17 @@
 //! them.
 
 pub mod ast;
+mod position;
 pub mod token;
+
+pub use position::{line_col, LineIndex};
+
+/// The highest field number of a message (`max` in a message's ranges).
+pub const FIELD_MAX: i64 = 536_870_911;
+/// The highest field number of a message using the message-set wire format.
+pub const MESSAGE_SET_FIELD_MAX: i64 = 2_147_483_646;
+/// The highest enum value number (`max` in an enum's ranges).
+pub const ENUM_MAX: i64 = 2_147_483_647;
 
 /// A half-open byte range `[start, end)` into a file's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

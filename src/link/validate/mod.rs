@@ -11,12 +11,10 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::ranges::NumberSet;
 use crate::model::{
-    Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue, Options,
-    ReservedName, Span, Syntax,
+    pascal_case, Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue,
+    Options, ReservedName, Span, Syntax, FIELD_MAX,
 };
 
-/// Largest field number.
-const FIELD_MAX: i64 = 536_870_911;
 /// Numbers reserved for the protobuf implementation.
 const IMPLEMENTATION_RESERVED: std::ops::RangeInclusive<i64> = 19_000..=19_999;
 
@@ -549,19 +547,6 @@ fn trim_prefix<'a>(value: &'a str, prefix: &str) -> &'a str {
         }
     }
     value
-}
-
-/// `FOO_BAR` -> `FooBar`: words split on `_`, first letter upper-cased, the rest lower-cased.
-fn pascal_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for word in name.split('_') {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            out.extend(first.to_uppercase());
-            out.extend(chars.flat_map(char::to_lowercase));
-        }
-    }
-    out
 }
 
 /// Deepest message nesting buf accepts (its compiler refuses depth 32 and more; map entries

@@ -3,11 +3,11 @@
 
 use crate::diff::Pair;
 use crate::finding::{Location, Sink};
-use crate::model::Enum;
+use crate::model::{Enum, ENUM_MAX};
 use crate::rules::quote::quote;
 use crate::rules::reserved::{
     collapse_ranges, missing_ranges, range_string, report_deleted_reserved_names,
-    reserved_numbers_literal, ENUM_MAX,
+    reserved_numbers_literal,
 };
 
 pub(in crate::rules) fn check(pair: &Pair<Enum>, out: &mut Sink) {
