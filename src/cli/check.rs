@@ -189,6 +189,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 link_base: args.link_base.as_deref(),
                 ignored: &outcome.ignored,
                 show_ignored: args.show_ignored,
+                categories_run: Some(&outcome.categories_run),
             };
             let format = Format::from(args.error_format.unwrap_or(args.format));
             print(&report::render(format, &outcome.findings, &ctx));

@@ -8,6 +8,7 @@ mod support;
 
 mod action;
 mod config;
+mod consistency;
 mod errors;
 mod fix;
 mod formats;
