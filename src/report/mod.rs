@@ -2,6 +2,7 @@
 
 pub mod explain;
 mod github;
+pub use github::warning_annotation;
 mod gitlab;
 mod json;
 mod junit;

@@ -143,3 +143,49 @@ fn rules_all_lists_every_deprecated_id() {
     let plain = text(&support::run(root, &["rules"]));
     assert!(!plain.contains("FIELD_SAME_CTYPE"), "{plain}");
 }
+
+/// buf's input syntax for the old side maps to revisions, so a `buf breaking` line works with
+/// `check` unchanged; `--exclude-imports` is accepted.
+#[test]
+fn bufs_git_input_syntax_names_revisions() {
+    let repo = Repo::new();
+    repo.write("proto/a.proto", OLD);
+    repo.commit("one");
+    repo.git(&["tag", "v1.0.0"]);
+    repo.write("proto/a.proto", NEW);
+    repo.commit("two");
+    let short = |args: &[&str]| {
+        let mut all = vec!["check"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--format", "short"]);
+        let out = support::run(repo.path(), &all);
+        (
+            out.status.code(),
+            text(&out),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let found = "proto/a.proto:4:3: error[FIELD_SAME_TYPE]";
+    for against in [
+        ".git#tag=v1.0.0",
+        ".git#ref=HEAD~1",
+        ".git#ref=HEAD~1,subdir=proto",
+    ] {
+        let (code, stdout, stderr) = short(&["proto", "--against", against, "--exclude-imports"]);
+        assert_eq!(code, Some(1), "{against}: {stderr}");
+        assert!(stdout.contains(found), "{against}: {stdout}");
+    }
+    // The working tree against the branch: nothing changed since.
+    let (code, _, stderr) = short(&["proto", "--against", ".git#branch=main"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, _, stderr) = short(&["proto", "--against", ".git#branch=main,depth=50"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("`depth=50` is ignored"), "{stderr}");
+    // A subdir that is not ROOT, and an option buf has that is not mapped: exit 2, saying why.
+    let (code, _, stderr) = short(&[".", "--against", ".git#ref=HEAD~1,subdir=proto"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("subdir=proto is not ROOT"), "{stderr}");
+    let (code, _, stderr) = short(&["proto", "--against", ".git#branch=main,strip_components=1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("strip_components"), "{stderr}");
+}
