@@ -6,6 +6,7 @@ pub use github::warning_annotation;
 mod gitlab;
 mod json;
 mod junit;
+mod long_lines;
 mod markdown;
 mod msvs;
 mod sarif;
@@ -18,6 +19,8 @@ use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};
 use crate::rules;
 pub use crate::source::SourceText;
+
+pub use long_lines::SafeHandler;
 
 /// The output formats (the CLI maps its `--format` values onto these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
