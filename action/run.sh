@@ -177,12 +177,25 @@ if [ "$status" -ge 2 ]; then
   exit "$status"
 fi
 
-findings="$("$PROTOCOMPAT" "${common[@]}" --format msvs --fail-on never | grep -c . || true)"
+# The same check again in another format: the first run showed its warnings (on stderr and as
+# annotations), so a later run's stderr is shown only when it fails.
+again() {
+  local err rc=0
+  err="$(mktemp)"
+  "$PROTOCOMPAT" "${common[@]}" "$@" 2>"$err" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    cat "$err" >&2
+  fi
+  rm -f "$err"
+  return "$rc"
+}
+
+findings="$(again --format msvs --fail-on never | grep -c . || true)"
 write_output findings "$findings"
 
 if [ -n "${INPUT_SARIF:-}" ]; then
   mkdir -p "$(dirname "$INPUT_SARIF")"
-  "$PROTOCOMPAT" "${common[@]}" --format sarif --fail-on never > "$INPUT_SARIF"
+  again --format sarif --fail-on never > "$INPUT_SARIF"
   write_output sarif "$INPUT_SARIF"
 fi
 
@@ -191,7 +204,7 @@ if [ "$summary" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   if [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_SHA:-}" ]; then
     link_base=(--link-base "${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/")
   fi
-  "$PROTOCOMPAT" "${common[@]}" --format markdown --fail-on never "${link_base[@]}" >> "$GITHUB_STEP_SUMMARY"
+  again --format markdown --fail-on never "${link_base[@]}" >> "$GITHUB_STEP_SUMMARY"
 fi
 
 exit "$status"

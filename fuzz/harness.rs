@@ -102,6 +102,7 @@ pub fn compare_schemas(data: &[u8]) {
     let sources = report::Sources {
         old_label: "old".into(),
         new_label: "new".into(),
+        old_is_dir: true,
         old: texts(&old),
         new: texts(&new),
     };

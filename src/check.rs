@@ -65,6 +65,9 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// The buf config version whose categories apply.
     pub config_version: String,
+    /// The categories whose every rule ran (in every module), in buf's order: the summary
+    /// counts findings only by these.
+    pub categories_run: Vec<&'static str>,
     /// Non-fatal diagnostics: deprecated rule ids, unresolved imports, ignore directives.
     pub warnings: Vec<Report>,
     /// Findings silenced by `// protocompat:ignore` directives (paths relative to ROOT).
@@ -102,6 +105,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let mut sources = Sources {
         old_label: old.label().to_string(),
         new_label: new.label().to_string(),
+        old_is_dir: opts.request().against_is_dir(),
         old: HashMap::new(),
         new: HashMap::new(),
     };
@@ -130,6 +134,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     silenced.sort_by(|a: &Ignored, b: &Ignored| a.finding.sort_key().cmp(&b.finding.sort_key()));
     Ok(Outcome {
         findings,
+        categories_run: categories_run(selections),
         config_version: resolved.config.version.clone(),
         warnings,
         ignored: silenced,
@@ -140,6 +145,27 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             elapsed: started.elapsed(),
         },
     })
+}
+
+/// The categories all of whose rules (under each selection's config version) were selected
+/// in every module.
+fn categories_run(selections: &[config::Selection]) -> Vec<&'static str> {
+    crate::rules::CATEGORIES
+        .iter()
+        .copied()
+        .filter(|category| {
+            selections.iter().all(|selection| {
+                crate::rules::RULES
+                    .iter()
+                    .filter(|r| {
+                        !r.deprecated
+                            && r.versions.contains(&selection.version.as_str())
+                            && r.categories_for(&selection.version).contains(category)
+                    })
+                    .all(|r| selection.rules.iter().any(|s| s.id == r.id))
+            })
+        })
+        .collect()
 }
 
 /// As buf: a check that targets no file at all, or a `--path` that matches no file on either

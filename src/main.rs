@@ -40,9 +40,13 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) for man(1).
+    /// Print the manual page (roff) for man(1): the overview, or one subcommand's page with
+    /// all its options (`protocompat man check`).
     #[command(after_help = cli::examples::MAN)]
-    Man,
+    Man {
+        /// A subcommand (check, rules, explain, completions).
+        subcommand: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -65,6 +69,6 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::run(args),
         Command::Explain(args) => cli::explain::run(args),
         Command::Completions { shell } => cli::completions::run(shell, Cli::command()),
-        Command::Man => cli::man::run(Cli::command()),
+        Command::Man { subcommand } => cli::man::run(Cli::command(), subcommand.as_deref()),
     }
 }

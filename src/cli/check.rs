@@ -12,6 +12,7 @@ use protocompat::{CheckOptions, NewSide};
 use super::{fail_code, fix, print, DisplayArgs};
 use formats::{DirectionArg, FailOnArg, FormatArg};
 
+mod buf_input;
 pub mod formats;
 
 #[derive(Args)]
@@ -19,8 +20,9 @@ pub struct CheckArgs {
     /// The directory holding the schema (a subdirectory of the repository is fine).
     #[arg(default_value = ".")]
     root: PathBuf,
-    /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA) or an
-    /// existing directory.
+    /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
+    /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
+    /// `,subdir=ROOT`).
     #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
     against: Option<String>,
     /// Read the new side from this git revision instead of the working tree.
@@ -91,8 +93,22 @@ pub struct CheckArgs {
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
     error_format: Option<FormatArg>,
+    /// buf's `--exclude-imports`: accepted so buf's command lines work; it changes nothing,
+    /// since only files under ROOT are compared and imported files never are.
+    #[arg(long)]
+    exclude_imports: bool,
     #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// Warnings with distinct messages, first occurrence first: an import missing from both
+/// sides is one problem, not two.
+fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
+    let mut seen = std::collections::HashSet::new();
+    warnings
+        .iter()
+        .filter(|w| seen.insert(w.to_string()))
+        .collect()
 }
 
 fn parse_buf_format(value: &str) -> Result<FormatArg, String> {
@@ -130,6 +146,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
+    };
+    // --exclude-imports needs nothing: imported files are never compared.
+    let _ = args.exclude_imports;
+    let against = match buf_input::parse(&against, &args.root) {
+        Ok(mapped) => {
+            for note in &mapped.notes {
+                eprintln!("protocompat: note: {note}");
+            }
+            mapped.against
+        }
+        Err(why) => {
+            eprintln!("{:?}", miette::miette!("--against {why}"));
+            return ExitCode::from(2);
+        }
     };
     if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
         // The first commit of a repository (the pre-commit hook's --against HEAD): there is
@@ -172,13 +202,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
             Ok(fix::Then::CheckAgain) => result = protocompat::check(&options),
             Ok(fix::Then::Report) => {}
             Ok(fix::Then::Exit) => {
-                for warning in &outcome.warnings {
+                for warning in distinct(&outcome.warnings) {
                     eprintln!("{warning:?}");
                 }
                 return fail_code(FailOn::from(args.fail_on).fails(&outcome.findings));
             }
         }
     }
+    let format = Format::from(args.error_format.unwrap_or(args.format));
     match result {
         Ok(mut outcome) => {
             let direction = DirectionFilter::from(args.direction);
@@ -187,8 +218,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
-            for warning in &outcome.warnings {
+            for warning in distinct(&outcome.warnings) {
                 eprintln!("{warning:?}");
+                if format == Format::Github {
+                    println!("{}", report::warning_annotation(&warning.to_string()));
+                }
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
@@ -202,8 +236,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 link_base: args.link_base.as_deref(),
                 ignored: &outcome.ignored,
                 show_ignored: args.show_ignored,
+                categories_run: Some(&outcome.categories_run),
             };
-            let format = Format::from(args.error_format.unwrap_or(args.format));
             print(&report::render(format, &outcome.findings, &ctx));
             if FailOn::from(args.fail_on).fails(&outcome.findings) {
                 ExitCode::from(1)

@@ -62,4 +62,5 @@ Examples:
 pub const MAN: &str = "\
 Examples:
   protocompat man > protocompat.1 && man ./protocompat.1
-  protocompat man > /usr/local/share/man/man1/protocompat.1";
+  protocompat man > /usr/local/share/man/man1/protocompat.1
+  protocompat man check > /usr/local/share/man/man1/protocompat-check.1";

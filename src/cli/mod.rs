@@ -19,7 +19,8 @@ use protocompat::report::Style;
 /// How text output is drawn.
 #[derive(Args)]
 pub struct DisplayArgs {
-    /// Colour: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+    /// Colour: auto (when stdout is a terminal, NO_COLOR is unset and TERM is not `dumb`),
+    /// always, never.
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     color: ColorChoice,
     /// Draw with plain ASCII instead of Unicode box characters.
@@ -38,10 +39,12 @@ impl DisplayArgs {
     pub fn style(&self) -> Style {
         use std::io::IsTerminal as _;
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        // A terminal that says it cannot do escape sequences (Emacs shells, some CI logs).
+        let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
         let color = match self.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+            ColorChoice::Auto => !no_color && !dumb && std::io::stdout().is_terminal(),
         };
         Style {
             color,

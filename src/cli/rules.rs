@@ -16,7 +16,8 @@ pub struct RulesArgs {
     /// Show the rules as this configuration file selects them (version, categories, used).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Include deprecated rule ids.
+    /// Include every deprecated rule id (whichever config versions accept it; `explain ID`
+    /// describes each).
     #[arg(long)]
     all: bool,
 }
@@ -44,7 +45,11 @@ pub fn run(args: RulesArgs) -> ExitCode {
     };
     let shown: Vec<&RuleMeta> = RULES
         .iter()
-        .filter(|r| r.versions.contains(&version) && (args.all || !r.deprecated))
+        // --all: every deprecated id `explain` knows, whichever config versions accept it.
+        .filter(|r| match r.deprecated {
+            true => args.all,
+            false => r.versions.contains(&version),
+        })
         .collect();
     let mut out = String::new();
     let width = shown.iter().map(|r| r.id.len()).max().unwrap_or(2);

@@ -126,6 +126,9 @@ pub fn run_rules(diff: &Diff, rules: &[&'static RuleMeta]) -> Vec<Finding> {
 pub struct Sources {
     pub old_label: String,
     pub new_label: String,
+    /// The old side is a directory on disk (`--against DIR`), not a revision: its paths are
+    /// shown as they are (so they stay clickable), and the new side is named by its ROOT.
+    pub old_is_dir: bool,
     pub old: HashMap<String, SourceText>,
     pub new: HashMap<String, SourceText>,
 }

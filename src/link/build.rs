@@ -76,14 +76,7 @@ pub fn build_schema(
     report_import_cycles(&units, &mut diagnostics);
 
     for unit in &units {
-        for (span, message) in &unit.parsed.errors {
-            diagnostics.push(report(
-                &unit.source,
-                *span,
-                message,
-                &parse::label_for(message),
-            ));
-        }
+        report_syntax_errors(unit, &mut diagnostics);
     }
     if !diagnostics.is_empty() {
         return Err(BuildError { diagnostics });
@@ -140,6 +133,33 @@ pub fn build_schema(
         imports,
         unresolved_imports,
     })
+}
+
+/// Syntax errors shown per file: past the first few, errors mostly follow from the first
+/// ones (as rustc's do), and thousands of them would bury the cause.
+const SYNTAX_ERRORS_SHOWN: usize = 20;
+
+/// A file's syntax errors, the first [`SYNTAX_ERRORS_SHOWN`] of them, then how many more.
+fn report_syntax_errors(unit: &Unit, diagnostics: &mut Vec<miette::Report>) {
+    let errors = &unit.parsed.errors;
+    for (span, message) in errors.iter().take(SYNTAX_ERRORS_SHOWN) {
+        diagnostics.push(report(
+            &unit.source,
+            *span,
+            message,
+            &parse::label_for(message),
+        ));
+    }
+    if errors.len() > SYNTAX_ERRORS_SHOWN {
+        let more = errors.len() - SYNTAX_ERRORS_SHOWN;
+        diagnostics.push(miette::miette!(
+            help = "fix the errors above first: later ones often follow from them",
+            "{}: {more} more syntax error{} not shown ({} in all)",
+            unit.source.display_name,
+            if more == 1 { "" } else { "s" },
+            errors.len()
+        ));
+    }
 }
 
 fn report_all(

@@ -263,6 +263,16 @@ fn at(f: &Finding, ctx: &Context) -> String {
     }
 }
 
+/// A warning about the check itself (a missing import under `--allow-missing-imports`, an
+/// ignore directive without a reason) as a warning annotation on the run, so the Action shows
+/// it instead of burying it in the log. Its first line is the title.
+pub fn warning_annotation(message: &str) -> String {
+    format!(
+        "::warning title=protocompat::{}",
+        escape_data(message.trim_end())
+    )
+}
+
 /// The toolkit's `escapeData`: `%`, CR and LF.
 fn escape_data(s: &str) -> String {
     s.replace('%', "%25")

@@ -2,6 +2,7 @@
 
 pub mod explain;
 mod github;
+pub use github::warning_annotation;
 mod gitlab;
 mod json;
 mod junit;
@@ -88,6 +89,9 @@ pub struct Context<'a> {
     pub ignored: &'a [Ignored],
     /// `--show-ignored`: list them too.
     pub show_ignored: bool,
+    /// The categories whose every rule ran: the text summary counts only these. None: not
+    /// known (every category is counted).
+    pub categories_run: Option<&'a [&'static str]>,
 }
 
 impl<'a> Context<'a> {
@@ -105,6 +109,7 @@ impl<'a> Context<'a> {
             link_base: None,
             ignored: &[],
             show_ignored: false,
+            categories_run: None,
         }
     }
 
@@ -254,6 +259,17 @@ pub fn path_prefix(dir: &std::path::Path) -> String {
     }
     text.push('/');
     text
+}
+
+/// A revision label as people read it: a full object id (pre-commit's pre-push refs) cut to
+/// 10 hex digits, as git abbreviates; any other label as given.
+pub fn short_revision(label: &str) -> &str {
+    let full_id = label.len() == 40 && label.bytes().all(|b| b.is_ascii_hexdigit());
+    if full_id {
+        &label[..10]
+    } else {
+        label
+    }
 }
 
 /// `s` for any count but one: "1 file", "2 files".

@@ -14,7 +14,7 @@ use miette::{
     ThemeCharacters, ThemeStyles,
 };
 
-use super::{categories, counts, plural, severity, Context, Style};
+use super::{categories, counts, plural, severity, short_revision, Context, Style};
 use crate::finding::{Finding, Location};
 use crate::model::Span;
 use crate::passes::Group;
@@ -367,14 +367,31 @@ fn miette_severity(s: Severity) -> miette::Severity {
 }
 
 fn old_label(ctx: &Context) -> String {
-    ctx.sources
-        .map_or_else(|| "the old revision".to_string(), |s| s.old_label.clone())
+    ctx.sources.map_or_else(
+        || "the old revision".to_string(),
+        |s| short_revision(&s.old_label).to_string(),
+    )
 }
 
+/// The new side in a sentence: the working tree of a repository, the staged changes, a
+/// revision, or (compared with a directory) ROOT as given.
 fn new_side_name(ctx: &Context) -> String {
-    match ctx.sources.map(|s| s.new_label.as_str()) {
-        Some("working tree") | None => "the working tree".to_string(),
-        Some(label) => format!("`{label}`"),
+    let Some(sources) = ctx.sources else {
+        return "the working tree".to_string();
+    };
+    match sources.new_label.as_str() {
+        "working tree" if sources.old_is_dir => format!("`{}`", root_as_given(ctx)),
+        "working tree" => "the working tree".to_string(),
+        "index" => "the staged changes".to_string(),
+        label => format!("`{}`", short_revision(label)),
+    }
+}
+
+/// ROOT as the user gave it (the new-side path prefix without its `/`).
+fn root_as_given<'a>(ctx: &Context<'a>) -> &'a str {
+    match ctx.new_prefix.trim_end_matches('/') {
+        "" => ".",
+        root => root,
     }
 }
 
@@ -436,10 +453,15 @@ fn part_focused(
         Side::New => ctx.new_prefix,
     };
     let path = format!("{prefix}{}", loc.path);
+    // A directory's files are named as on disk, so `path:line:col` opens them; a revision's
+    // files carry the revision.
+    let on_disk = match side {
+        Side::New => matches!(revision, Some("working tree") | None),
+        Side::Old => ctx.sources.is_some_and(|s| s.old_is_dir),
+    };
     let name = match revision {
-        Some("working tree") | None if side == Side::New => path,
-        Some(rev) => format!("{path} @ {rev}"),
-        None => path,
+        Some(rev) if !on_disk => format!("{path} @ {}", short_revision(rev)),
+        _ => path,
     };
     let span = match focus {
         Some(focus) => shown_span(text.text(), focus.start as usize, focus.end as usize),
@@ -536,7 +558,11 @@ fn summary(out: &mut String, findings: &[Finding], shown: usize, ctx: &Context) 
     };
     let mut by_category: BTreeMap<usize, (&str, usize)> = BTreeMap::new();
     for f in findings {
-        for c in categories(f.rule, ctx.config_version) {
+        let ran = |c: &&str| ctx.categories_run.is_none_or(|run| run.contains(c));
+        for c in categories(f.rule, ctx.config_version)
+            .into_iter()
+            .filter(ran)
+        {
             let order = crate::rules::CATEGORIES
                 .iter()
                 .position(|k| *k == c)

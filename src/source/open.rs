@@ -36,6 +36,13 @@ pub struct Request<'a> {
     pub includes: &'a [PathBuf],
 }
 
+impl Request<'_> {
+    /// The old side is a directory on disk rather than a revision.
+    pub fn against_is_dir(&self) -> bool {
+        Path::new(self.against).is_dir() && !self.merge_base
+    }
+}
+
 /// One side of the comparison: its ROOT and its include roots.
 pub struct Snapshot {
     pub root: Arc<dyn Tree>,
@@ -55,7 +62,7 @@ pub fn open_sides(
     warnings: &mut Vec<Report>,
 ) -> Result<(Snapshot, Snapshot), Report> {
     let against_dir = Path::new(opts.against);
-    let against_is_dir = against_dir.is_dir() && !opts.merge_base;
+    let against_is_dir = opts.against_is_dir();
     let needs_git = !against_is_dir || *opts.new_side != NewSide::Worktree;
     let repo = if needs_git {
         Some(open_repo(opts)?)

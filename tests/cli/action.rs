@@ -641,6 +641,10 @@ fn include_roots_and_missing_imports_reach_the_check() {
             "{input}: {}",
             run.stdout
         );
+        // The missing import is one warning annotation, not only a line in the log.
+        let warnings = run.stdout.matches("::warning title=protocompat::").count();
+        let expected = usize::from(input == "allow-missing-imports");
+        assert_eq!(warnings, expected, "{input}: {}", run.stdout);
     }
 }
 

@@ -53,6 +53,15 @@ fn man_page_is_roff() {
     let page = String::from_utf8_lossy(&out.stdout);
     assert!(page.contains(".TH protocompat 1"), "{page}");
     assert!(page.contains("check"));
+    // One page per subcommand, with its options.
+    let out = protocompat(&["man", "check"]);
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH protocompat-check 1"), "{page}");
+    for option in ["\\-\\-against", "\\-\\-merge\\-base", "\\-\\-staged"] {
+        assert!(page.contains(option), "{option}: {page}");
+    }
+    assert_eq!(protocompat(&["man", "nope"]).status.code(), Some(2));
 }
 
 #[test]

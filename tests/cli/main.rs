@@ -9,6 +9,7 @@ mod support;
 mod action;
 mod audit;
 mod config;
+mod consistency;
 mod direction;
 mod errors;
 mod fix;

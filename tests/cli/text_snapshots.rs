@@ -49,6 +49,7 @@ fn render_full(
     // The old side is a temporary directory; show it as the branch a user compares with.
     outcome.sources.old_label = "main".to_string();
     outcome.sources.new_label = "working tree".to_string();
+    outcome.sources.old_is_dir = false;
     let ctx = Context {
         config_version: &outcome.config_version,
         sources: Some(&outcome.sources),
@@ -563,8 +564,9 @@ fn colour_follows_the_color_flag() {
     // Piped output has no colour by default.
     let auto = cli(&[]);
     assert!(!auto.contains('\u{1b}'), "{auto}");
-    // The old side is labelled with what --against named.
-    assert!(auto.contains("acme/v1/order.proto @ ../old:7:3"), "{auto}");
+    // The old side is named by what --against named: a directory's file as a path from the
+    // working directory, so `path:line:col` opens it (was `acme/v1/order.proto @ ../old:7:3`).
+    assert!(auto.contains("../old/acme/v1/order.proto:7:3"), "{auto}");
     assert!(auto.contains("1 file checked in "), "{auto}");
 }
 
