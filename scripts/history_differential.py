@@ -582,7 +582,7 @@ def summarize(out_dir):
                 rows.append(tally(json.load(f)))
     lines = ["| repository | commits | findings (buf / protocompat) | identical | missing | extra "
              "| refused by both, by reason | refused by one side, or for different reasons "
-             "| buf wall / CPU | protocompat wall / CPU |", "|" + "---|" * 10]
+             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 11]
     for s in rows:
         t = s["time"]
         both = Counter(shared_reason(e) for e in s["refused"]
@@ -595,7 +595,8 @@ def summarize(out_dir):
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
             f"| {reasons_text(both)} | {reasons_text(other)} "
             f"| {t['buf_wall']:.0f} s / {t['buf_cpu']:.0f} s "
-            f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s |")
+            f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s "
+            f"| {s['tools'].get('protocompat_commit') or '?'} |")
     return "\n".join(lines)
 
 
