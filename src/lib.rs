@@ -12,11 +12,11 @@
 #![forbid(unsafe_code)]
 
 mod check;
-pub mod compare;
 pub mod config;
 pub mod diff;
 pub mod engine;
 pub mod finding;
+pub mod history;
 pub mod link;
 pub mod model;
 pub mod parse;

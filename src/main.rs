@@ -22,6 +22,12 @@ enum Command {
     #[command(after_help = cli::examples::CHECK)]
     // Boxed: the check's many options would make every other command as large.
     Check(Box<cli::check::CheckArgs>),
+    /// Audit the git history: numbers and names reused after a deletion, deletions never
+    /// reserved, reservations dropped (the HISTORY rules).
+    Audit(Box<cli::audit::AuditArgs>),
+    /// The ledger of one message or enum: every number, name and type it has had, with the
+    /// commits that added, changed, deleted and reserved them.
+    Log(Box<cli::audit::LogArgs>),
     /// List the rules: id, categories, default, summary.
     #[command(after_help = cli::examples::RULES)]
     Rules(cli::rules::RulesArgs),
@@ -42,17 +48,20 @@ enum Command {
 fn main() -> ExitCode {
     // Long paths and messages stay on one line so they can be searched and copied.
     miette::set_hook(Box::new(|_| {
-        Box::new(
+        // SafeHandler: a label past column 65,535 would make miette panic.
+        Box::new(protocompat::report::SafeHandler(
             miette::MietteHandlerOpts::new()
                 .wrap_lines(false)
                 .width(200)
                 .build(),
-        )
+        ))
     }))
     .ok();
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cli::check::run(*args),
+        Command::Audit(args) => cli::audit::run_audit(*args),
+        Command::Log(args) => cli::audit::run_log(*args),
         Command::Rules(args) => cli::rules::run(args),
         Command::Explain(args) => cli::explain::run(args),
         Command::Completions { shell } => cli::completions::run(shell, Cli::command()),

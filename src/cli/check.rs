@@ -11,7 +11,7 @@ use protocompat::{CheckOptions, NewSide};
 use super::{fail_code, fix, print, DisplayArgs};
 use formats::{FailOnArg, FormatArg};
 
-mod formats;
+pub mod formats;
 
 #[derive(Args)]
 pub struct CheckArgs {

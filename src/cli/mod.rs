@@ -1,6 +1,7 @@
 //! The command line: clap types and one module per command, each thin over the library
 //! (`protocompat::check`, the engine, the renderers).
 
+pub mod audit;
 pub mod check;
 pub mod completions;
 pub mod examples;

@@ -4,8 +4,9 @@
 //! compile.
 
 use super::pairs::Check;
-use super::{enums, extension, field, file, message, oneof, package, service, RuleId};
-use crate::compare::{Ctx, Sink};
+use super::{enums, extension, field, file, history, message, oneof, package, service, RuleId};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 
 impl RuleId {
     /// The rule's check; `None` for deprecated ids, which run their replacements instead.
@@ -96,6 +97,16 @@ impl RuleId {
             RuleId::RpcSameRequestType => Rpcs(service::rpc_same_type::request),
             RuleId::RpcSameResponseType => Rpcs(service::rpc_same_type::response),
             RuleId::RpcSameIdempotencyLevel => Rpcs(service::rpc_same_idempotency_level::check),
+
+            // Judged over a whole history by `crate::history`, never on one pair.
+            RuleId::FieldNumberReused
+            | RuleId::EnumValueNumberReused
+            | RuleId::ExtensionNumberReused
+            | RuleId::FieldNameReused
+            | RuleId::EnumValueNameReused
+            | RuleId::FieldDeletedNotReserved
+            | RuleId::EnumValueDeletedNotReserved
+            | RuleId::ReservedDropped => Schemas(history::nothing),
 
             RuleId::FieldSameCtype
             | RuleId::FieldSameLabel

@@ -7,6 +7,7 @@
 mod support;
 
 mod action;
+mod audit;
 mod config;
 mod errors;
 mod fix;

@@ -181,7 +181,9 @@ fn every_rule_has_a_case_and_every_case_names_a_rule() {
     let names = case_names();
     let missing: Vec<&str> = protocompat::rules::RULES
         .iter()
-        .filter(|r| !r.deprecated && !names.iter().any(|n| n == r.id))
+        // History rules need a history, not two trees: tests/cli/audit.rs has their cases.
+        .filter(|r| !r.deprecated && !r.categories.contains(&"HISTORY"))
+        .filter(|r| !names.iter().any(|n| n == r.id))
         .map(|r| r.id)
         .collect();
     let unknown: Vec<&String> = names

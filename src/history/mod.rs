@@ -1,0 +1,373 @@
+//! The history audit: walk the commits of a revision, keep a ledger of every number and name
+//! each message, enum and extendee ever used, and report reuses and unprotected deletions.
+//!
+//! `walk` lists the commits and the `.proto` blobs each changed; `summary` reads one blob
+//! (cached by blob id, in memory and under the git dir by `cache`); `ledger` applies the
+//! commits in order; `rules` reads the finished ledger.
+
+pub mod cache;
+pub mod ledger;
+pub mod rules;
+pub mod summary;
+pub mod walk;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use git2::{Oid, Repository};
+use miette::{miette, Report};
+use rayon::prelude::*;
+
+pub use ledger::{CommitIdx, ElementLedger, Ledger, Occurrence};
+pub use rules::{HistoryFinding, Side, Subject};
+pub use summary::{FileSummary, Kind};
+pub use walk::{CommitInfo, Since, WalkOptions};
+
+/// What to audit.
+#[derive(Debug, Clone, Default)]
+pub struct AuditOptions {
+    /// The audited directory (on disk, or a path inside a bare repository).
+    pub root: PathBuf,
+    pub git_dir: Option<PathBuf>,
+    /// The revision whose history is walked (`HEAD` when empty).
+    pub rev: String,
+    /// `--since REV|YYYY-MM-DD`.
+    pub since: Option<String>,
+    pub all_parents: bool,
+    pub paths: Vec<String>,
+    pub exclude_paths: Vec<String>,
+    /// A blob that cannot be read is an error instead of a warning.
+    pub strict: bool,
+    /// Audit a shallow clone from its first commit instead of refusing.
+    pub allow_shallow: bool,
+    /// Read and write the summary cache under the git dir.
+    pub cache: bool,
+}
+
+/// A blob that could not be read at some commit: its elements were carried over.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    pub commit: CommitIdx,
+    pub path: String,
+    pub blob: Oid,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AuditStats {
+    /// Commits walked, and those that changed a `.proto` file under ROOT.
+    pub commits_walked: usize,
+    pub commits_changed: usize,
+    /// Distinct blobs read (parsed now / found in the cache).
+    pub blobs_parsed: usize,
+    pub blobs_cached: usize,
+    pub elapsed: Duration,
+}
+
+/// A finished walk: the ledger and what it was built from.
+pub struct History {
+    pub git_dir: PathBuf,
+    /// ROOT as a path inside the repository.
+    pub root: String,
+    pub commits: Vec<CommitInfo>,
+    pub ledger: Ledger,
+    pub unreadable: Vec<Unreadable>,
+    pub warnings: Vec<Report>,
+    pub stats: AuditStats,
+}
+
+impl History {
+    pub fn commit(&self, c: CommitIdx) -> &CommitInfo {
+        &self.commits[c as usize]
+    }
+
+    /// The text of a blob (for snippets); `None` when it cannot be read.
+    pub fn blob_text(&self, repo: &Repository, blob: Oid) -> Option<String> {
+        let blob = repo.find_blob(blob).ok()?;
+        String::from_utf8(blob.content().to_vec()).ok()
+    }
+
+    /// The findings of every history rule.
+    pub fn findings(&self) -> Vec<HistoryFinding> {
+        rules::run(&self.ledger, &self.commits)
+    }
+}
+
+/// Everything that stopped the audit; each diagnostic names the commit and path concerned.
+#[derive(Debug)]
+pub struct Error {
+    pub diagnostics: Vec<Report>,
+}
+
+impl From<Report> for Error {
+    fn from(r: Report) -> Self {
+        Error {
+            diagnostics: vec![r],
+        }
+    }
+}
+
+/// Walks the history and builds the ledger.
+pub fn build(opts: &AuditOptions) -> Result<History, Error> {
+    let started = Instant::now();
+    let start = if opts.root.exists() {
+        opts.root.clone()
+    } else {
+        PathBuf::from(".")
+    };
+    let (repo, git_dir) = walk::open(opts.git_dir.as_deref(), &start)?;
+    let root = root_in_repo(opts, &start)?;
+    let mut warnings = Vec::new();
+    shallow_check(&repo, opts, &mut warnings)?;
+    let walk_opts = WalkOptions {
+        rev: if opts.rev.is_empty() {
+            "HEAD".to_string()
+        } else {
+            opts.rev.clone()
+        },
+        since: opts.since.as_deref().map(|s| since(&repo, s)).transpose()?,
+        all_parents: opts.all_parents,
+        root: root.clone(),
+        paths: opts
+            .paths
+            .iter()
+            .map(|p| crate::source::normalize(p))
+            .collect(),
+        exclude_paths: opts
+            .exclude_paths
+            .iter()
+            .map(|p| crate::source::normalize(p))
+            .collect(),
+    };
+    let t0 = Instant::now();
+    let walked = walk::walk(&repo, &walk_opts)?;
+    let t_walk = t0.elapsed();
+    let mut store = if opts.cache {
+        cache::Cache::load(&git_dir)
+    } else {
+        cache::Cache::default()
+    };
+    let t_load = t0.elapsed();
+    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store);
+    let t_sum = t0.elapsed();
+    if opts.cache {
+        if let Err(e) = store.save(&git_dir) {
+            warnings.push(miette!(
+                severity = miette::Severity::Warning,
+                "could not write the audit cache under {}: {e}",
+                git_dir.display()
+            ));
+        }
+    }
+    let t_save = t0.elapsed();
+    let (ledger, unreadable) = apply_all(&walked, &store);
+    if std::env::var_os("PROTOCOMPAT_TIMING").is_some() {
+        eprintln!(
+            "walk {t_walk:?} load {t_load:?} summarize {t_sum:?} save {t_save:?} apply {:?}",
+            t0.elapsed()
+        );
+    }
+    for u in &unreadable {
+        let c = &walked.commits[u.commit as usize];
+        let text = format!(
+            "{} @ {}: cannot be read ({}); its elements are carried over from the previous commit",
+            u.path,
+            rules::cite(c),
+            u.reason
+        );
+        if opts.strict {
+            continue;
+        }
+        warnings.push(miette!(severity = miette::Severity::Warning, "{text}"));
+    }
+    if opts.strict && !unreadable.is_empty() {
+        return Err(Error {
+            diagnostics: unreadable
+                .iter()
+                .map(|u| {
+                    let c = &walked.commits[u.commit as usize];
+                    miette!(
+                        help = "fix or fetch the file, or audit without --strict to carry the elements over",
+                        "{} @ {}: cannot be read ({})",
+                        u.path,
+                        rules::cite(c),
+                        u.reason
+                    )
+                })
+                .collect(),
+        });
+    }
+    let stats = AuditStats {
+        commits_walked: walked.walked,
+        commits_changed: walked.steps.len(),
+        blobs_parsed: parsed,
+        blobs_cached: cached,
+        elapsed: started.elapsed(),
+    };
+    Ok(History {
+        git_dir,
+        root,
+        commits: walked.commits,
+        ledger,
+        unreadable,
+        warnings,
+        stats,
+    })
+}
+
+/// ROOT as a path inside the repository, as `check` computes it.
+fn root_in_repo(opts: &AuditOptions, start: &Path) -> Result<String, Report> {
+    let repo = match &opts.git_dir {
+        Some(dir) => crate::source::Repo::open(dir),
+        None => crate::source::Repo::discover(start),
+    }
+    .map_err(|e| miette!("{}: not a git repository: {}", start.display(), e.message()))?;
+    repo.path_in_repo(&opts.root)
+}
+
+fn shallow_check(
+    repo: &Repository,
+    opts: &AuditOptions,
+    warnings: &mut Vec<Report>,
+) -> Result<(), Report> {
+    if !repo.is_shallow() {
+        return Ok(());
+    }
+    if !opts.allow_shallow {
+        return Err(miette!(
+            help = "fetch the whole history (`git fetch --unshallow`; in GitHub Actions \
+                    `actions/checkout` with `fetch-depth: 0`), or pass --allow-shallow to audit \
+                    only the commits present",
+            "{}: the repository is a shallow clone, so its history is incomplete and numbers \
+             used before its first commit cannot be seen",
+            repo.path().display()
+        ));
+    }
+    let rev = if opts.rev.is_empty() {
+        "HEAD"
+    } else {
+        &opts.rev
+    };
+    let first = first_commit(repo, rev).unwrap_or_default();
+    warnings.push(miette!(
+        severity = miette::Severity::Warning,
+        "shallow clone: the audit starts at commit {first}; numbers used before it are not seen"
+    ));
+    Ok(())
+}
+
+/// The oldest commit reachable from `rev` by first parents.
+fn first_commit(repo: &Repository, rev: &str) -> Option<String> {
+    let mut walk = repo.revwalk().ok()?;
+    walk.push(walk::commit_of(repo, rev).ok()?).ok()?;
+    walk.simplify_first_parent().ok()?;
+    walk.filter_map(Result::ok)
+        .last()
+        .map(|o| o.to_string()[..10].to_string())
+}
+
+fn since(repo: &Repository, text: &str) -> Result<Since, Report> {
+    if let Some(t) = walk::parse_date(text) {
+        return Ok(Since::Time(t));
+    }
+    walk::commit_of(repo, text).map(Since::Commit).map_err(|e| {
+        miette!(
+            help = "give a revision or a date as YYYY-MM-DD",
+            "--since: {e}"
+        )
+    })
+}
+
+/// Summarises every distinct blob the walk names that the cache lacks, in parallel (one
+/// repository handle per thread). Returns (parsed, found in the cache).
+fn summarize_all(
+    git_dir: &Path,
+    walked: &walk::Walked,
+    store: &mut cache::Cache,
+) -> (usize, usize) {
+    let mut wanted: HashMap<Oid, &str> = HashMap::new();
+    for step in &walked.steps {
+        for (path, blob) in &step.changes {
+            if let Some(blob) = blob {
+                wanted.entry(*blob).or_insert(path);
+            }
+        }
+    }
+    let total = wanted.len();
+    let missing: Vec<(Oid, &str)> = wanted
+        .into_iter()
+        .filter(|(oid, _)| !store.contains(oid))
+        .collect();
+    let done: Vec<(Oid, FileSummary)> = missing
+        .par_iter()
+        .map_init(
+            || Repository::open(git_dir).ok(),
+            |repo, (oid, path)| (*oid, summarize_blob(repo.as_ref(), *oid, path)),
+        )
+        .collect();
+    let parsed = done.len();
+    for (oid, summary) in done {
+        store.insert(oid, summary);
+    }
+    (parsed, total - parsed)
+}
+
+fn summarize_blob(repo: Option<&Repository>, oid: Oid, path: &str) -> FileSummary {
+    let unreadable = |reason: String| FileSummary {
+        elements: Vec::new(),
+        error: Some(reason),
+    };
+    let Some(repo) = repo else {
+        return unreadable("the repository could not be opened".to_string());
+    };
+    let blob = match repo.find_blob(oid) {
+        Ok(b) => b,
+        Err(e) => return unreadable(format!("blob {oid} is missing: {}", e.message())),
+    };
+    match crate::source::decode(blob.content().to_vec(), "", path) {
+        Ok(text) => summary::summarize(path, &text),
+        Err(e) => unreadable(e.to_string()),
+    }
+}
+
+/// Applies the commits to a new ledger. A blob that cannot be read leaves its path as it was
+/// (the elements of the previous version carry over) and is listed once.
+fn apply_all(walked: &walk::Walked, store: &cache::Cache) -> (Ledger, Vec<Unreadable>) {
+    let mut ledger = Ledger::default();
+    let mut unreadable = Vec::new();
+    let mut reported = std::collections::HashSet::new();
+    let mut paths: HashMap<&str, Arc<str>> = HashMap::new();
+    for step in &walked.steps {
+        let mut changes = Vec::new();
+        for (path, blob) in &step.changes {
+            let shared = paths
+                .entry(path.as_str())
+                .or_insert_with(|| Arc::from(path.as_str()))
+                .clone();
+            let Some(blob) = blob else {
+                changes.push((shared, None));
+                continue;
+            };
+            let summary = store.get(blob).unwrap_or_default();
+            if let Some(reason) = &summary.error {
+                if reported.insert(*blob) {
+                    unreadable.push(Unreadable {
+                        commit: step.commit,
+                        path: path.clone(),
+                        blob: *blob,
+                        reason: reason.clone(),
+                    });
+                }
+                continue;
+            }
+            changes.push((shared, Some((*blob, summary))));
+        }
+        ledger.apply(step.commit, changes);
+    }
+    if let Some(last) = walked.steps.last() {
+        ledger.finish(last.commit);
+    }
+    (ledger, unreadable)
+}

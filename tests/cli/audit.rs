@@ -1,0 +1,466 @@
+//! The history audit on real git histories built in temporary directories: each test names
+//! the commits and asserts the exact findings (rule, element, number or name, severity, and
+//! the commits they cite).
+
+use crate::support::{self, Repo};
+use protocompat::history::{self, AuditOptions, History, HistoryFinding, Subject};
+
+const P3: &str = "syntax = \"proto3\";\npackage acme.v1;\n\n";
+
+fn options(repo: &Repo) -> AuditOptions {
+    AuditOptions {
+        root: repo.path().to_path_buf(),
+        ..AuditOptions::default()
+    }
+}
+
+fn build(opts: &AuditOptions) -> History {
+    match history::build(opts) {
+        Ok(h) => h,
+        Err(e) => panic!(
+            "audit failed: {}",
+            e.diagnostics
+                .iter()
+                .map(|d| format!("{d:?}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}
+
+/// `RULE element subject severity previous-subjects -> current-subject`, with commits named
+/// by their subjects.
+fn brief(h: &History, findings: &[HistoryFinding]) -> Vec<String> {
+    let subject = |c: u32| h.commit(c).subject.clone();
+    findings
+        .iter()
+        .map(|f| {
+            let what = match &f.subject {
+                Subject::Number(n) => n.to_string(),
+                Subject::Name(n) => format!("\"{n}\""),
+                Subject::Reservation(r) => format!("{r:?}"),
+            };
+            let prev = f.previous.as_ref().map_or(String::new(), |p| {
+                format!(
+                    " [{} {}: {}..{}]",
+                    p.name,
+                    p.ty,
+                    subject(p.added_in),
+                    p.deleted_in.map(subject).unwrap_or_default()
+                )
+            });
+            let cur = f.current.as_ref().map_or(String::new(), |c| {
+                format!(" -> [{} {}: {}]", c.name, c.ty, subject(c.added_in))
+            });
+            format!(
+                "{} {} {what} {}{prev}{cur}",
+                f.rule,
+                f.element,
+                f.severity.name()
+            )
+        })
+        .collect()
+}
+
+fn audit(repo: &Repo) -> Vec<String> {
+    let h = build(&options(repo));
+    brief(&h, &h.findings())
+}
+
+#[test]
+fn a_number_deleted_and_reused_commits_later_is_found() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("add user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("drop email");
+    repo.write(
+        "b.proto",
+        &format!("{P3}message Other {{\n  string x = 1;\n}}\n"),
+    );
+    repo.commit("unrelated");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  int64 created_at = 2;\n}}\n"),
+    );
+    repo.commit("add created_at");
+    assert_eq!(
+        audit(&repo),
+        [
+            "FIELD_NUMBER_REUSED acme.v1.User 2 error [email string: add user..drop email] -> [created_at int64: add created_at]"
+        ]
+    );
+}
+
+#[test]
+fn a_rename_in_place_is_not_reuse_and_a_reserved_deletion_is_quiet() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("add user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  int64 mail = 2;\n}}\n"),
+    );
+    repo.commit("rename in place");
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  reserved 2;\n  reserved \"mail\";\n  string id = 1;\n}}\n"
+        ),
+    );
+    repo.commit("delete and reserve");
+    assert_eq!(audit(&repo), Vec::<String>::new());
+}
+
+#[test]
+fn reuse_is_followed_across_a_file_rename_and_a_move_to_another_file() {
+    let repo = Repo::new();
+    repo.write(
+        "v1/a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("add user");
+    repo.git(&["mv", "v1/a.proto", "v1/user.proto"]);
+    repo.commit("rename file");
+    repo.write(
+        "v1/user.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("drop email");
+    repo.remove("v1/user.proto");
+    repo.write(
+        "v1/all.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bytes avatar = 2;\n}}\n"),
+    );
+    repo.commit("move user into all.proto, add avatar");
+    let h = build(&options(&repo));
+    let findings = h.findings();
+    assert_eq!(
+        brief(&h, &findings),
+        [
+            "FIELD_NUMBER_REUSED acme.v1.User 2 error [email string: add user..drop email] -> [avatar bytes: move user into all.proto, add avatar]"
+        ]
+    );
+    let f = &findings[0];
+    assert_eq!(&*f.at.path, "v1/all.proto");
+    assert_eq!(&*f.previous.as_ref().unwrap().at.path, "v1/user.proto");
+}
+
+#[test]
+fn reuse_in_a_nested_message_and_in_an_enum() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message Order {{\n  message Item {{\n    string sku = 1;\n    int32 qty = 2;\n  }}\n  Item item = 1;\n}}\nenum State {{\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}}\n"),
+    );
+    repo.commit("one");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message Order {{\n  message Item {{\n    string sku = 1;\n  }}\n  Item item = 1;\n}}\nenum State {{\n  STATE_UNSPECIFIED = 0;\n}}\n"),
+    );
+    repo.commit("two");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message Order {{\n  message Item {{\n    string sku = 1;\n    string note = 2;\n  }}\n  Item item = 1;\n}}\nenum State {{\n  STATE_UNSPECIFIED = 0;\n  STATE_CLOSED = 1;\n}}\n"),
+    );
+    repo.commit("three");
+    assert_eq!(
+        audit(&repo),
+        [
+            "FIELD_NUMBER_REUSED acme.v1.Order.Item 2 error [qty int32: one..two] -> [note string: three]",
+            "ENUM_VALUE_NUMBER_REUSED acme.v1.State 1 error [STATE_OPEN : one..two] -> [STATE_CLOSED : three]",
+        ]
+    );
+}
+
+#[test]
+fn reuse_of_an_extension_number() {
+    let repo = Repo::new();
+    let base =
+        "syntax = \"proto2\";\npackage acme.v1;\nmessage Options {\n  extensions 100 to 199;\n}\n";
+    repo.write("opts.proto", base);
+    repo.write("ext.proto", "syntax = \"proto2\";\npackage acme.v1;\nimport \"opts.proto\";\nextend Options {\n  optional string owner = 100;\n}\n");
+    repo.commit("owner");
+    repo.remove("ext.proto");
+    repo.commit("drop owner");
+    repo.write("ext2.proto", "syntax = \"proto2\";\npackage acme.v1;\nimport \"opts.proto\";\nextend Options {\n  optional int32 priority = 100;\n}\n");
+    repo.commit("priority");
+    assert_eq!(
+        audit(&repo),
+        [
+            "EXTENSION_NUMBER_REUSED acme.v1.Options 100 error [acme.v1.owner string: owner..drop owner] -> [acme.v1.priority int32: priority]"
+        ]
+    );
+}
+
+#[test]
+fn a_name_reused_with_another_number() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string nickname = 2;\n}}\n"),
+    );
+    repo.commit("one");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  reserved 2;\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("two");
+    repo.write("a.proto", &format!("{P3}message User {{\n  reserved 2;\n  string id = 1;\n  repeated string nickname = 3;\n}}\n"));
+    repo.commit("three");
+    assert_eq!(
+        audit(&repo),
+        [
+            "FIELD_NAME_REUSED acme.v1.User \"nickname\" error [nickname string: one..two] -> [nickname string: three]"
+        ]
+    );
+}
+
+#[test]
+fn a_dropped_reservation_and_an_unreserved_deletion() {
+    let repo = Repo::new();
+    repo.write("a.proto", &format!("{P3}message Account {{\n  reserved 2, 5 to 7;\n  string id = 1;\n  string owner = 3;\n}}\n"));
+    repo.commit("one");
+    // Splitting a range is no removal; dropping 2 and 6 is.
+    repo.write("a.proto", &format!("{P3}message Account {{\n  reserved 5;\n  reserved 7;\n  string id = 1;\n  string owner = 3;\n}}\n"));
+    repo.commit("two");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message Account {{\n  reserved 5;\n  reserved 7;\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("three");
+    assert_eq!(
+        audit(&repo),
+        [
+            "FIELD_DELETED_NOT_RESERVED acme.v1.Account 3 warning [owner string: one..three]",
+            "RESERVED_DROPPED acme.v1.Account Numbers(2, 2) error [number 2 : one..two]",
+            "RESERVED_DROPPED acme.v1.Account Numbers(6, 6) error [number 6 : one..two]",
+        ]
+    );
+}
+
+#[test]
+fn a_message_deleted_and_recreated_makes_reuse_a_warning() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("one");
+    repo.remove("a.proto");
+    repo.write(
+        "b.proto",
+        &format!("{P3}message Keep {{\n  string x = 1;\n}}\n"),
+    );
+    repo.commit("package deleted");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  int32 age = 2;\n}}\n"),
+    );
+    repo.commit("recreated");
+    assert_eq!(
+        audit(&repo),
+        [
+            "FIELD_NUMBER_REUSED acme.v1.User 2 warning [email string: one..package deleted] -> [age int32: recreated]"
+        ]
+    );
+}
+
+/// Builds: main c1 (email) - c2 - merge(branch) where the branch deleted `email` and
+/// added `phone` under its number.
+fn merged_history() -> Repo {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("c1");
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("b1 drop email");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  int64 phone = 2;\n}}\n"),
+    );
+    repo.commit("b2 add phone");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        "other.proto",
+        &format!("{P3}message Other {{\n  string x = 1;\n}}\n"),
+    );
+    repo.commit("c2");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge topic", "topic"]);
+    repo
+}
+
+#[test]
+fn a_merge_commit_first_parent_and_all_parents() {
+    let repo = merged_history();
+    // First parent: email becomes phone in the merge commit, a change in place.
+    assert_eq!(audit(&repo), Vec::<String>::new());
+    let mut opts = options(&repo);
+    opts.all_parents = true;
+    let h = build(&opts);
+    assert_eq!(
+        brief(&h, &h.findings()),
+        [
+            "FIELD_NUMBER_REUSED acme.v1.User 2 error [email string: c1..b1 drop email] -> [phone int64: b2 add phone]"
+        ]
+    );
+}
+
+#[test]
+fn a_blob_that_does_not_parse_mid_history_is_carried_over_and_counted() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("one");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = ;\n}}\n"),
+    );
+    repo.commit("broken");
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  string email = 2;\n  int32 n = 3;\n}}\n"
+        ),
+    );
+    repo.commit("fixed");
+    let h = build(&options(&repo));
+    assert_eq!(brief(&h, &h.findings()), Vec::<String>::new());
+    assert_eq!(h.unreadable.len(), 1);
+    assert_eq!(h.commit(h.unreadable[0].commit).subject, "broken");
+    assert_eq!(h.unreadable[0].path, "a.proto");
+    assert_eq!(h.warnings.len(), 1);
+    assert!(
+        format!("{}", h.warnings[0]).contains("a.proto @ "),
+        "{}",
+        h.warnings[0]
+    );
+
+    let mut strict = options(&repo);
+    strict.strict = true;
+    let err = history::build(&strict).err().expect("--strict fails");
+    assert_eq!(err.diagnostics.len(), 1);
+    assert!(err.diagnostics[0].to_string().contains("cannot be read"));
+}
+
+#[test]
+fn a_shallow_clone_is_refused_unless_allowed() {
+    let repo = Repo::new();
+    for i in 0..3 {
+        repo.write(
+            "a.proto",
+            &format!("{P3}message M {{\n  string f{i} = 1;\n}}\n"),
+        );
+        repo.commit(&format!("c{i}"));
+    }
+    let clone = support::tempdir();
+    let url = format!("file://{}", repo.path().display());
+    support::git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "c"]);
+    let dir = clone.path().join("c");
+    let opts = AuditOptions {
+        root: dir.clone(),
+        ..AuditOptions::default()
+    };
+    let err = history::build(&opts).err().expect("shallow is refused");
+    let text = format!("{:?}", err.diagnostics[0]);
+    assert!(text.contains("shallow clone"), "{text}");
+    assert!(
+        text.contains("git fetch --unshallow") && text.contains("fetch-depth: 0"),
+        "{text}"
+    );
+    let allowed = AuditOptions {
+        allow_shallow: true,
+        ..opts
+    };
+    let h = build(&allowed);
+    assert_eq!(h.stats.commits_walked, 1);
+    assert!(h.warnings[0]
+        .to_string()
+        .contains("shallow clone: the audit starts at commit"));
+}
+
+#[test]
+fn the_cache_serves_a_second_run() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    repo.commit("one");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("two");
+    let mut opts = options(&repo);
+    opts.cache = true;
+    let cold = build(&opts);
+    assert_eq!((cold.stats.blobs_parsed, cold.stats.blobs_cached), (2, 0));
+    let warm = build(&opts);
+    assert_eq!((warm.stats.blobs_parsed, warm.stats.blobs_cached), (0, 2));
+    assert_eq!(
+        brief(&warm, &warm.findings()),
+        brief(&cold, &cold.findings())
+    );
+    // A damaged cache is rebuilt, not trusted.
+    let file = repo.path().join(".git/protocompat/summaries.bin");
+    std::fs::write(&file, b"garbage").unwrap();
+    let rebuilt = build(&opts);
+    assert_eq!(rebuilt.stats.blobs_parsed, 2);
+}
+
+/// Each history rule's doc example, committed block by block, makes the audit report it.
+#[test]
+fn every_history_doc_example_triggers_its_rule() {
+    let mut failures = Vec::new();
+    for id in history::rules::HISTORY_RULES {
+        let rule = protocompat::rules::find(id).expect("registered");
+        assert!(rule.categories.contains(&"HISTORY"), "{id}");
+        let commits = commit_blocks(rule.doc);
+        if commits.len() < 2 {
+            failures.push(format!("{id}: fewer than two commits in its example"));
+            continue;
+        }
+        let repo = Repo::new();
+        for (i, text) in commits.iter().enumerate() {
+            repo.write("example.proto", text);
+            repo.commit(&format!("commit {}", i + 1));
+        }
+        let h = build(&options(&repo));
+        let rules: Vec<&str> = h.findings().iter().map(|f| f.rule).collect();
+        if !rules.contains(id) {
+            failures.push(format!("{id}: got {rules:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn commit_blocks(doc: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 1.. {
+        let heading = format!("### Commit {i}\n");
+        let Some(at) = doc.find(&heading) else { break };
+        let rest = &doc[at + heading.len()..];
+        let start = rest.find("```proto\n").expect("a proto block") + "```proto\n".len();
+        let len = rest[start..].find("```").expect("closed");
+        out.push(rest[start..start + len].to_string());
+    }
+    out
+}
