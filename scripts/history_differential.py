@@ -425,7 +425,7 @@ def reasons(lines):
 
 # ---------------------------------------------------------------- one repository
 
-def replay(repo, limit, verbose):
+def replay(repo, limit, verbose, record=None):
     commits = commits_to_replay(repo, limit)
     stats = {"name": repo.name, "git_dir": repo.git_dir,
              "head": git(repo.git_dir, "rev-parse", "HEAD").strip(),
@@ -477,7 +477,7 @@ def replay(repo, limit, verbose):
             verdict = refusal_verdict(entry)
             if verdict != "both refused":
                 print(f"{repo.name} {short}: {verdict}: buf {(entry['buf'] or [''])[0]} / "
-                      f"protocompat {(entry['protocompat'] or [''])[0]}")
+                      f"protocompat {(entry['protocompat'] or [''])[0]}", flush=True)
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
@@ -490,11 +490,21 @@ def replay(repo, limit, verbose):
             stats["differences"].append({"commit": short, "missing": [list(m) for m in missing],
                                          "extra": [list(e) for e in extra]})
             print(f"{repo.name} {short}: {len(missing)} missing, {len(extra)} extra; first: "
-                  f"{(missing + [None])[0]} / {(extra + [None])[0]}")
+                  f"{(missing + [None])[0]} / {(extra + [None])[0]}", flush=True)
         else:
             stats["commits_identical"] += 1
-    stats["time"] = {k: round(v, 1) for k, v in stats["time"].items()}
-    return tally(stats)
+        if record:
+            # After every commit, so that a run stopped early still leaves its figures.
+            record(finished(stats, complete=False))
+    return finished(stats, complete=True)
+
+
+def finished(stats, complete):
+    """A copy of the running figures, times rounded, counts derived."""
+    done = json.loads(json.dumps(stats))
+    done["time"] = {k: round(v, 1) for k, v in done["time"].items()}
+    done["complete"] = complete
+    return tally(done)
 
 
 def refusal_verdict(entry):
@@ -538,6 +548,15 @@ def tool_versions():
             "protocompat_commit": os.environ.get("PROTOCOMPAT_COMMIT", "")}
 
 
+def recorder(path):
+    def record(stats):
+        with open(path + ".tmp", "w") as f:
+            json.dump(stats, f, indent=1)
+            f.write("\n")
+        os.replace(path + ".tmp", path)
+    return record
+
+
 def summary_line(s):
     t = s["time"]
     verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["refusal_verdicts"].items())) or "none"
@@ -563,19 +582,21 @@ def summarize(out_dir):
                 rows.append(tally(json.load(f)))
     lines = ["| repository | commits | findings (buf / protocompat) | identical | missing | extra "
              "| refused by both, by reason | refused by one side, or for different reasons "
-             "| buf wall / CPU | protocompat wall / CPU |", "|" + "---|" * 10]
+             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 11]
     for s in rows:
         t = s["time"]
         both = Counter(shared_reason(e) for e in s["refused"]
                        if refusal_verdict(e) == "both refused")
         other = {v: n for v, n in s["refusal_verdicts"].items() if v != "both refused"}
         lines.append(
-            f"| {s['name']}{' (closure)' if s['layout']['closure'] else ''} | {s['compared']} "
+            f"| {s['name']}{' (closure)' if s['layout']['closure'] else ''}"
+            f"{'' if s.get('complete', True) else ' (stopped early)'} | {s['compared']} "
             f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
             f"| {reasons_text(both)} | {reasons_text(other)} "
             f"| {t['buf_wall']:.0f} s / {t['buf_cpu']:.0f} s "
-            f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s |")
+            f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s "
+            f"| {s['tools'].get('protocompat_commit') or '?'} |")
     return "\n".join(lines)
 
 
@@ -623,14 +644,15 @@ def main():
                  if not args.repo or name in args.repo]
     bad = 0
     for repo in repos:
-        stats = replay(repo, args.max or repo.commits, args.verbose)
-        print(summary_line(stats))
-        bad += stats["commits_differing"]
+        record = None
         if not args.no_record and not args.git_dir:
             os.makedirs(args.out, exist_ok=True)
-            with open(os.path.join(args.out, f"{repo.name}.json"), "w") as f:
-                json.dump(stats, f, indent=1)
-                f.write("\n")
+            record = recorder(os.path.join(args.out, f"{repo.name}.json"))
+        stats = replay(repo, args.max or repo.commits, args.verbose, record)
+        if record:
+            record(stats)
+        print(summary_line(stats), flush=True)
+        bad += stats["commits_differing"]
     print(f"bad {bad}")
     return 1 if bad else 0
 
