@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use protocompat::engine::{is_hazard, FailOn};
-use protocompat::rules::DirectionFilter;
 use protocompat::report::{self, Format};
+use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, NewSide};
 
 use super::{fail_code, fix, print, DisplayArgs};

@@ -106,6 +106,9 @@ mod tests {
         };
         assert_eq!(kept(DirectionFilter::Backward), [Backward, Both]);
         assert_eq!(kept(DirectionFilter::Forward), [Forward, Both]);
-        assert_eq!(kept(DirectionFilter::Full), [Backward, Forward, Both, Source]);
+        assert_eq!(
+            kept(DirectionFilter::Full),
+            [Backward, Forward, Both, Source]
+        );
     }
 }

@@ -56,7 +56,11 @@ fn direction_of(line: &str) -> &str {
 #[test]
 fn each_way_reports_exactly_the_expected_directions() {
     for (old, new) in [("a", "b"), ("b", "a")] {
-        assert_eq!(findings(old, new, &[]), expected(old, new), "{old} -> {new}");
+        assert_eq!(
+            findings(old, new, &[]),
+            expected(old, new),
+            "{old} -> {new}"
+        );
     }
 }
 

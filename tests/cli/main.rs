@@ -13,6 +13,7 @@ mod errors;
 mod fix;
 mod formats;
 mod git;
+mod hazards;
 mod ignore;
 mod imports;
 mod integrations;

@@ -186,8 +186,7 @@ fn check_case(name: &str) -> Option<String> {
 }
 
 fn is_hazard(id: &str) -> bool {
-    protocompat::rules::find(id)
-        .is_some_and(|r| r.categories.contains(&protocompat::rules::HAZARD))
+    protocompat::rules::find(id).is_some_and(|r| r.categories.contains(&protocompat::rules::HAZARD))
 }
 
 fn times(n: usize) -> String {

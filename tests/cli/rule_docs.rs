@@ -122,13 +122,20 @@ fn run_example(rule: &RuleMeta, before: &str, after: &str) -> Option<String> {
         .filter(|r| !wanted.contains(&r.as_str()) && (is_hazard(rule.id) || !is_hazard(r)))
         .collect();
     // Warnings and infos never fail a run.
-    let want_code = if rule.severity == Severity::Error { 1 } else { 0 };
+    let want_code = if rule.severity == Severity::Error {
+        1
+    } else {
+        0
+    };
     if !rules.iter().any(|r| wanted.contains(&r.as_str())) {
         Some(format!("expected a finding of {wanted:?}, got {rules:?}"))
     } else if !others.is_empty() {
         Some(format!("unexpected findings of other rules: {others:?}"))
     } else if out.status.code() != Some(want_code) {
-        Some(format!("exit {:?}, expected {want_code}", out.status.code()))
+        Some(format!(
+            "exit {:?}, expected {want_code}",
+            out.status.code()
+        ))
     } else {
         None
     }

@@ -2,8 +2,8 @@
 //! [`FailOn`]; the doc comments are the help text of each value.
 
 use protocompat::engine::FailOn;
-use protocompat::rules::DirectionFilter;
 use protocompat::report::Format;
+use protocompat::rules::DirectionFilter;
 
 /// Output formats as `--format` names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

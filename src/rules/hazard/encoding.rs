@@ -180,12 +180,13 @@ pub fn candidates() -> Vec<i128> {
 /// Values of `writer`'s range that a `reader` decodes differently, smallest first.
 #[cfg(test)]
 fn misreads(writer: IntKind, reader: IntKind) -> Vec<Misread> {
-    misreads_of(candidates().into_iter().filter(|v| writer.holds(*v)), |v| {
-        match reader.decode(writer.encode(v)) {
+    misreads_of(
+        candidates().into_iter().filter(|v| writer.holds(*v)),
+        |v| match reader.decode(writer.encode(v)) {
             Some(read) => Read::Value(read),
             None => Read::Dropped,
-        }
-    })
+        },
+    )
 }
 
 /// The values a writer may send (small first) that `read` gets wrong.
@@ -281,8 +282,16 @@ pub fn sentence(misreads: &[Misread], show: impl Fn(i128, bool) -> String) -> St
             format!(
                 "{} {} as {} no value of the enum has",
                 list(&unrecognized),
-                if unrecognized.len() == 1 { "arrives" } else { "arrive" },
-                if unrecognized.len() == 1 { "a number" } else { "numbers" }
+                if unrecognized.len() == 1 {
+                    "arrives"
+                } else {
+                    "arrive"
+                },
+                if unrecognized.len() == 1 {
+                    "a number"
+                } else {
+                    "numbers"
+                }
             ),
         ));
     }

@@ -75,9 +75,9 @@ impl Side<'_, '_, '_> {
     /// What this side writes: an enum's declared numbers, else values across its range.
     fn writes(&self) -> Vec<i128> {
         match self.enum_type() {
-            Some(e) => encoding::smallest_first(
-                e.values.iter().map(|v| i128::from(v.number)).collect(),
-            ),
+            Some(e) => {
+                encoding::smallest_first(e.values.iter().map(|v| i128::from(v.number)).collect())
+            }
             None => encoding::candidates()
                 .into_iter()
                 .filter(|v| self.kind.holds(*v))
@@ -148,9 +148,15 @@ fn report(sides: &FieldSides, out: &mut Sink, old_kind: IntKind, new_kind: IntKi
         return;
     }
     let (who, first) = if forward.is_empty() {
-        ("new readers of old data", say(&encoding::pick(&backward, 4), &old, &new))
+        (
+            "new readers of old data",
+            say(&encoding::pick(&backward, 4), &old, &new),
+        )
     } else {
-        ("old readers of new data", say(&encoding::pick(&forward, 4), &new, &old))
+        (
+            "old readers of new data",
+            say(&encoding::pick(&forward, 4), &new, &old),
+        )
     };
     let message = format!(
         "{} {what}: {who} misread its values without an error ({first}).",

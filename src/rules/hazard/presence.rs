@@ -88,8 +88,12 @@ pub(in crate::rules) fn changed(sides: &FieldSides, out: &mut Sink) {
 fn how_it_changed(old: &FieldSide, new: &FieldSide) -> String {
     let message_like = |s: &FieldSide| matches!(s.kind(), FieldType::Message | FieldType::Group);
     match (message_like(old), message_like(new)) {
-        (true, false) => return format!("{} replaced by {}", describe_type(old), describe_type(new)),
-        (false, true) => return format!("{} replaced by {}", describe_type(old), describe_type(new)),
+        (true, false) => {
+            return format!("{} replaced by {}", describe_type(old), describe_type(new))
+        }
+        (false, true) => {
+            return format!("{} replaced by {}", describe_type(old), describe_type(new))
+        }
         _ => {}
     }
     let in_oneof = |s: &FieldSide| s.field().oneof_index.is_some() && !s.field().proto3_optional;
