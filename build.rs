@@ -59,7 +59,10 @@ fn main() {
             Some("forward") => "Direction::Forward",
             Some("source") => "Direction::Source",
             Some("both") => "Direction::Both",
-            other => panic!("{}: direction must be backward, forward, both or source, not {other:?}", path.display()),
+            other => panic!(
+                "{}: direction must be backward, forward, both or source, not {other:?}",
+                path.display()
+            ),
         };
         let direction_note = get("direction_note").unwrap_or_default();
         let summary = get("summary").unwrap_or_default();

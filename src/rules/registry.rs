@@ -4,9 +4,7 @@
 //! compile.
 
 use super::pairs::Check;
-use super::{
-    enums, extension, field, file, hazard, message, oneof, package, service, RuleId,
-};
+use super::{enums, extension, field, file, hazard, message, oneof, package, service, RuleId};
 use crate::diff::Ctx;
 use crate::finding::Sink;
 

@@ -117,7 +117,11 @@ pub(in crate::rules) fn check(sides: &FieldSides, out: &mut Sink) {
     let span = |s: &FieldSide| {
         field_feature_span(s, s.field().features.utf8_validation.span).unwrap_or(s.span())
     };
-    let finding = out.add(Some(new.loc(span(&new))), Some(old.loc(span(&old))), message);
+    let finding = out.add(
+        Some(new.loc(span(&new))),
+        Some(old.loc(span(&old))),
+        message,
+    );
     finding.help = Some(help);
     finding.direction = validating_side_breaks(now);
 }
