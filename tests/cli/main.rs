@@ -15,6 +15,7 @@ mod errors;
 mod fix;
 mod formats;
 mod git;
+mod hazards;
 mod ignore;
 mod imports;
 mod integrations;
