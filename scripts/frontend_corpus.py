@@ -739,6 +739,21 @@ def markdown(data, agreeing, diffs):
             shown = d["message"] if d["theirs"] == "accept" else d["protoc"]
             lines.append(f"- `{d['case']}`: {shown[:200]}")
         lines.append("")
+    lines += [
+        "## Where protoc and buf disagree (not checked by the test)",
+        "",
+        "Issue 10 says to follow protoc here (and to list each difference in the README's",
+        "\"Differences from buf\"). Each input: protoc's verdict and message, then buf's.",
+        "",
+    ]
+    for case, v in data.items():
+        p, b = v["protoc"], v["buf"]
+        if p["verdict"] != b["verdict"]:
+            lines.append(
+                f"- `{case}`: protoc {p['verdict']}s{': ' + p['error'][:160] if p.get('error') else ''}; "
+                f"buf {b['verdict']}s{': ' + b['error'][:160] if b.get('error') else ''}"
+            )
+    lines.append("")
     return "\n".join(lines)
 
 

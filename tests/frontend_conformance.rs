@@ -21,14 +21,16 @@ const OPTIONS: &str = "options are never resolved or type-checked";
 const OPTION_TWICE: &str = "an option set twice is accepted";
 const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
 const PROTO3: &str = "proto3 restrictions (group, required, extension ranges, extend)";
-const DECLARATIONS: &str = "empty enum/oneof/extend; maps in oneofs, map extensions, map entry use; defaults";
+const DECLARATIONS: &str =
+    "empty enum/oneof/extend; maps in oneofs, map extensions, map entry use; defaults";
 const NON_TYPE_SYMBOLS: &str = "resolution skips non-type symbols where protoc does not";
 const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 const IMPORTS: &str = "the same file imported twice; import paths with ./ or ..";
 const DESCRIPTOR_RULES: &str = "other descriptor rules protoc enforces";
 const PANIC: &str = "a panic: a column past 65,535 in the text renderer";
 // Found by the corpus, not named in issue 10.
-const EXTENSION_DECLARATIONS: &str = "extension declarations (an option of extension ranges) are not checked";
+const EXTENSION_DECLARATIONS: &str =
+    "extension declarations (an option of extension ranges) are not checked";
 const FEATURES: &str = "editions features: lifetimes, targets and the rules they imply";
 
 /// Inputs where protocompat's verdict still differs from protoc's and buf's (shared) verdict.
@@ -293,7 +295,12 @@ fn recorded_verdicts() -> BTreeMap<String, (String, String)> {
         .as_object()
         .unwrap()
         .iter()
-        .map(|(name, case)| (name.clone(), (verdict(case, "protoc"), verdict(case, "buf"))))
+        .map(|(name, case)| {
+            (
+                name.clone(),
+                (verdict(case, "protoc"), verdict(case, "buf")),
+            )
+        })
         .collect()
 }
 
@@ -339,9 +346,18 @@ fn protocompat_verdicts(cases: &[&String]) -> Vec<String> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = cases
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|c| protocompat_verdict(c)).collect::<Vec<_>>()))
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|c| protocompat_verdict(c))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     })
 }
 
@@ -366,7 +382,10 @@ fn expected_failures_are_cases_where_protoc_and_buf_agree() {
         let (protoc, buf) = recorded
             .get(*case)
             .unwrap_or_else(|| panic!("{case} (in EXPECTED_FAILURES) has no recorded verdict"));
-        assert_eq!(protoc, buf, "{case}: protoc and buf disagree, so it is not checked");
+        assert_eq!(
+            protoc, buf,
+            "{case}: protoc and buf disagree, so it is not checked"
+        );
     }
 }
 
