@@ -224,9 +224,7 @@ impl Lexer<'_> {
                         _ => break,
                     }
                 }
-                if n > 0xff {
-                    self.error(start, self.pos, "octal escape is out of range (max \\377)");
-                }
+                // protoc accepts up to `\777` and keeps the low byte (`\400` is 0).
                 value.push(n as u8);
             }
             b'x' | b'X' => match self.hex_digits(2) {

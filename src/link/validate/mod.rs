@@ -593,6 +593,19 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
                     ty.name()
                 )
             }),
+        // An integer beyond 64 bits, read as a double (see the parser's `constant`).
+        (OptionValue::Float(_), _)
+            if integer_range(ty).is_some()
+                && literal
+                    .trim_start_matches(['-', '+'])
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+        {
+            Some(format!(
+                "default value {literal} is out of range for `{}`",
+                ty.name()
+            ))
+        }
         (OptionValue::Int(_), FieldType::Float | FieldType::Double) => {
             let digits = literal.trim_start_matches(['-', '+']);
             (digits.starts_with("0x") || digits.starts_with("0X")).then(|| {
