@@ -5,7 +5,12 @@
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
 pub(super) mod declarations;
+mod import_list;
+mod options_twice;
+pub(super) mod proto3;
+mod ranges;
 pub(super) mod references;
+pub(super) mod written;
 
 use std::collections::{HashMap, HashSet};
 
@@ -618,3 +623,6 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests;
