@@ -235,3 +235,70 @@ fn names_reserved_twice_and_files_imported_twice() {
         error("\"a.proto\" is imported more than once", "\"a.proto\"")
     );
 }
+
+#[test]
+fn defaults_where_protoc_refuses_them() {
+    let message = |body: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nenum E {{ A = 0; B = 1; }}\nmessage N {{}}\nmessage M {{ {body} }}\n"
+        ))
+    };
+    assert_eq!(
+        message("repeated int32 a = 1 [default = 1];"),
+        error(
+            "repeated field `a` cannot have a default value",
+            "default = 1"
+        )
+    );
+    assert_eq!(
+        message("optional N n = 1 [default = 1];"),
+        error(
+            "message field `n` cannot have a default value",
+            "default = 1"
+        )
+    );
+    assert_eq!(
+        message("optional int32 a = 1 [default = +5];"),
+        error(
+            "default value +5: an integer default cannot have a `+` sign",
+            "default = +5"
+        )
+    );
+    assert_eq!(
+        message("optional uint32 a = 1 [default = -0];"),
+        error(
+            "default value -0: an unsigned field cannot have a negative default",
+            "default = -0"
+        )
+    );
+    assert_eq!(
+        message("optional E e = 1 [default = C];"),
+        error("enum `E` has no value named `C`", "default = C")
+    );
+    assert_eq!(
+        message("optional double d = 1 [default = infinity];"),
+        error(
+            "default value infinity does not match the type of `double` field `d`",
+            "default = infinity"
+        )
+    );
+    assert_eq!(
+        message("optional double d = 1 [default = -inf]; optional float f = 2 [default = nan]; optional E e = 3 [default = B];"),
+        Vec::new()
+    );
+}
+
+#[test]
+fn allow_alias_without_aliases() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 1; }\n"),
+        error(
+            "enum `E` allows aliases but no two of its values share a number; remove `allow_alias`",
+            "option allow_alias = true;"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 0; }\n"),
+        Vec::new()
+    );
+}
