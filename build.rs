@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    // Read at run time: a build script binary reused from another checkout must not read its docs.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest_dir).join("rules");
     println!("cargo:rerun-if-changed=rules");
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .expect("rules/ directory")

@@ -1,6 +1,7 @@
 //! The fuzz harnesses, one function per target. The cargo-fuzz targets in `fuzz_targets/`
-//! call them, and `tests/fuzz_regressions.rs` replays every input kept under
-//! `testdata/fuzz-regressions/<target>/` through the same functions in a normal `cargo test`.
+//! call them, and the test `fuzz_regressions` (`tests/hostile.rs`) replays every input kept
+//! under `testdata/fuzz-regressions/<target>/` through the same functions in a normal
+//! `cargo test`.
 //!
 //! Each harness drives the library the way the CLI does and checks what must always hold:
 //! no panic, and every span it reports lies inside its file on character boundaries (a span
@@ -12,10 +13,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use protocompat::compare::{self, Finding, Location};
 use protocompat::config::Config;
-use protocompat::model::{self, ImportResolver, Schema, SourceFile, Span};
-use protocompat::{parse, report, rules, source};
+use protocompat::diff::Diff;
+use protocompat::finding::{Edit, Finding, Location};
+use protocompat::link::{self, ImportResolver, SourceFile};
+use protocompat::model::{Schema, Span};
+use protocompat::{engine, parse, passes, report, rules, source};
 
 /// Inputs larger than this are skipped: libFuzzer's default cap is 4 KiB and the large-input
 /// behaviour is covered by the hostile tests; this keeps a replayed input from timing out.
@@ -82,17 +85,18 @@ pub fn compare_schemas(data: &[u8]) {
         return;
     };
     let all: Vec<&'static rules::RuleMeta> = rules::RULES.iter().collect();
-    let mut findings = compare::run(&old, &new, &all);
+    let diff = Diff::new(&old, &new);
+    let mut findings = engine::run_rules(&diff, &all);
     for finding in &findings {
         assert_finding(finding, &old, &new);
     }
-    check_fix(&old, &new, &mut findings);
-    let groups = compare::group::assign(&mut findings, &old, &new);
-    let texts = |schema: &Schema| -> HashMap<String, report::SourceText> {
+    check_fix(&diff, &mut findings);
+    let groups = passes::group::assign(&mut findings, &diff);
+    let texts = |schema: &Schema| -> HashMap<String, source::SourceText> {
         schema
             .files
             .iter()
-            .map(|(path, file)| (path.clone(), report::SourceText::new(file.text.clone())))
+            .map(|(path, file)| (path.clone(), source::SourceText::new(file.text.clone())))
             .collect()
     };
     let sources = report::Sources {
@@ -117,15 +121,16 @@ pub fn compare_schemas(data: &[u8]) {
 
 /// What `--fix` would write: each file's edits apply (no overlap, inside the file, on
 /// character boundaries) and the fixed text parses without a syntax error.
-fn check_fix(old: &Schema, new: &Schema, findings: &mut [Finding]) {
-    protocompat::fix::attach_edits(old, new, findings, &str::to_string);
-    let mut by_path: HashMap<&str, Vec<&compare::Edit>> = HashMap::new();
+fn check_fix(diff: &Diff, findings: &mut [Finding]) {
+    passes::fix::attach_edits(diff, findings, &str::to_string);
+    let new = diff.new;
+    let mut by_path: HashMap<&str, Vec<&Edit>> = HashMap::new();
     for edit in findings.iter().flat_map(|f| f.edits.iter()) {
         by_path.entry(edit.path.as_str()).or_default().push(edit);
     }
     for (path, edits) in by_path {
         let file = new.files.get(path).expect("edits name a compared file");
-        let fixed = protocompat::fix::apply_edits(&file.text, &edits)
+        let fixed = passes::fix::apply_edits(&file.text, &edits)
             .unwrap_or_else(|why| panic!("--fix edits do not apply to {path}: {why}"));
         let errors = parse::parse(&fixed).errors;
         assert!(
@@ -274,7 +279,7 @@ fn build(files: Vec<SourceFile>, includes: &HashMap<String, SourceFile>) -> Opti
         .iter()
         .map(|f| (f.path.clone(), f.text.clone()))
         .collect();
-    match model::build_schema(files, &MapResolver(includes)) {
+    match link::build_schema(files, &MapResolver(includes)) {
         Ok(out) => {
             for warning in out.unresolved_imports.into_iter().take(RENDERED) {
                 render(&miette::Report::new(warning));

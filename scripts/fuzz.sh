@@ -4,9 +4,11 @@
 # copy each one to testdata/fuzz-regressions/<target>/ once fixed (cargo test replays them).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
-#   scripts/fuzz.sh --smoke      # CI: 20 s per target
+#   scripts/fuzz.sh --smoke      # a quick look: 20 s per target
 #
-# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`; .ci/run installs it). Runs on the
+# Run on demand, not by .ci/run: building the targets is a second full build. `cargo test`
+# replays testdata/fuzz-regressions/ without it (tests/hostile.rs, `fuzz_regressions`).
+# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`). Runs on the
 # stable toolchain without a sanitizer: the crate has no `unsafe` code, so AddressSanitizer
 # would find nothing that Rust's own checks do not, and libFuzzer's coverage instrumentation
 # works on stable. Targets are built optimized with debug assertions and overflow checks on.

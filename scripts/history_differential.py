@@ -23,7 +23,8 @@ compare the commit with its first parent, with the same layout and rules:
 
 A commit agrees when both tools build it and give the same multiset of findings (rule,
 path, span, message), or both refuse it for the same class of reason (import not found,
-unresolved name, duplicate definition, syntax, ...: `classify`). buf runs with `--exclude-imports`. Per repository
+unresolved name, number reused, ...: `classify`; each side's errors are classified one by
+one, and the two must share a class). buf runs with `--exclude-imports`. Per repository
 the script records commits, findings of each side, identical / missing / extra, refusals
 of each side classified by reason, and wall and CPU time of each tool, as JSON under
 `scripts/history-results/` (no repository content beyond paths and messages). Needs buf
@@ -117,15 +118,41 @@ def proto_pathspecs(repo):
 
 
 def commits_to_replay(repo, limit):
-    out = git(repo.git_dir, "log", "--no-merges", "--format=%H", f"-{limit}", "--",
-              *proto_pathspecs(repo))
-    return out.split()
+    """The newest `limit` commits that changed a .proto file the layout holds (a module's,
+    not excluded), read from one streamed `git log --name-only`."""
+    log = subprocess.Popen(["git", "--git-dir", repo.git_dir, "log", "--no-merges",
+                            "--name-only", "--format=%x00%H", "--", *proto_pathspecs(repo)],
+                           stdout=subprocess.PIPE, text=True)
+    commits, current, relevant = [], None, False
+    for line in log.stdout:
+        line = line.rstrip("\n")
+        if line.startswith("\0"):
+            if current and relevant:
+                commits.append(current)
+                if len(commits) == limit:
+                    break
+            current, relevant = line[1:], False
+        elif line and repo.in_layout(line):
+            relevant = True
+    else:
+        if current and relevant and len(commits) < limit:
+            commits.append(current)
+    log.kill()
+    log.wait()
+    return commits
 
 
 def has_path(git_dir, rev, path):
     spec = f"{rev}:{path}" if path else f"{rev}^{{tree}}"
     return subprocess.run(["git", "--git-dir", git_dir, "cat-file", "-e", spec],
                           capture_output=True).returncode == 0
+
+
+def parent_has_protos(repo, commit):
+    if not has_path(repo.git_dir, f"{commit}^", repo.root):
+        return False
+    files = tree_files(repo.git_dir, f"{commit}^", repo.root)
+    return any(repo.in_layout(p) for p in files)
 
 
 def tree_files(git_dir, rev, under):
@@ -210,7 +237,7 @@ def closure_paths(repo, commit, dirs):
 def export_tree(repo, rev, dest, only=None):
     """The tree of `rev` under `dest` (only ROOT; only the paths `only` when given), paths
     kept as in the repository. Every buf.yaml / buf.work.yaml / buf.lock is dropped: the
-    layout under test is the one this script writes."""
+    layout under test is the one this script writes; so is every symlink."""
     os.makedirs(dest)
     if only is None:
         archive = subprocess.run(["git", "--git-dir", repo.git_dir, "archive", rev,
@@ -227,10 +254,15 @@ def export_tree(repo, rev, dest, only=None):
             with open(target, "wb") as f:
                 f.write(contents[blob])
         os.makedirs(os.path.join(dest, repo.root), exist_ok=True)
-    for top, _, names in os.walk(dest):
-        for name in names:
-            if name in ("buf.yaml", "buf.work.yaml", "buf.lock", "buf.gen.yaml"):
-                os.remove(os.path.join(top, name))
+    for top, dirs, names in os.walk(dest):
+        for name in names + dirs:
+            path = os.path.join(top, name)
+            # Symlinks go too: buf follows them on disk, git stores them as links that
+            # protocompat (reading the objects) does not follow, so kept they would make
+            # the two tools see different trees.
+            if os.path.islink(path) or name in ("buf.yaml", "buf.work.yaml", "buf.lock",
+                                                "buf.gen.yaml"):
+                os.remove(path)
 
 
 def dep_links(repo):
@@ -282,10 +314,18 @@ def timed(cmd, cwd, env=None):
     return run, wall, cpu
 
 
+# buf's messages where protocompat's differ on purpose (README, "Differences from buf").
+BUF_MESSAGE_FIXES = [(re.compile(r'"q moved from oneof'), '" moved from oneof')]
+
+
 def key(path, finding, rule_field):
+    message = finding.get("message") or ""
+    if rule_field == "type":
+        for pattern, replacement in BUF_MESSAGE_FIXES:
+            message = pattern.sub(replacement, message)
     return (finding[rule_field], path, finding.get("start_line") or 0,
             finding.get("start_column") or 0, finding.get("end_line") or 0,
-            finding.get("end_column") or 0, finding.get("message") or "")
+            finding.get("end_column") or 0, message)
 
 
 def buf_env():
@@ -308,8 +348,9 @@ def run_buf(repo, work):
                 pass
     compile_errors = [f for f in found if f.get("type") == "COMPILE"]
     failed = run.returncode not in (0, 100) or bool(compile_errors)
-    reason = run.stderr.strip() or "; ".join(f"{f.get('path')}: {f.get('message')}"
-                                               for f in compile_errors[:3])
+    # Each error on a line of its own: buf's compile errors, then what it printed on stderr.
+    reason = "\n".join([f"{f.get('path')}: {f.get('message')}" for f in compile_errors] +
+                       [run.stderr.strip()])
     # Both tools print paths relative to ROOT (buf's working directory).
     findings = Counter(key(f.get("path") or "", f, "type") for f in found
                        if f.get("type") != "COMPILE")
@@ -346,9 +387,10 @@ def run_protocompat(repo, commit, work, dirs):
 REASONS = [
     ("panic", r"panicked|PANIC"),
     ("import not found", r'^import "[^"]*" was not found|file does not exist|'
-                         r'import "[^"]*": .*(not found|does not exist)|: does not exist$'),
+                         r'import "[^"]*": .*(not found|does not exist)|: does not exist$|'
+                         r"imports? could not be found"),
     ("unresolved name", r"cannot resolve type|unknown type|is not defined|"
-                        r"could not resolve|unresolved"),
+                        r"could not resolve|unresolved|cannot find .* in this scope"),
     ("number reused", r"used more than once|already used by|uses number"),
     ("duplicate definition", r"already defined|duplicate|declared multiple|more than once|"
                              r"contained in multiple"),
@@ -359,23 +401,26 @@ REASONS = [
 ]
 
 
-def headline(message):
-    """The first error line: protocompat's `× ...` (miette), else the first non-empty line."""
+def error_lines(message, limit=8):
+    """Each error's first line: protocompat's `× ...` lines (miette), else every non-empty
+    line (buf prints one error a line)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
-    for line in lines:
-        if line.startswith("×"):
-            return line.lstrip("× ").strip()
-    return lines[0] if lines else ""
+    marked = [line.lstrip("× ").strip() for line in lines if line.startswith("×")]
+    return [line[:300] for line in (marked or lines)[:limit]]
 
 
-def classify(message):
-    if message.startswith("PANIC"):
-        return "panic"
-    line = headline(message)
+def classify(line):
     for reason, pattern in REASONS:
         if re.search(pattern, line, re.I):
             return reason
     return "other"
+
+
+def reasons(lines):
+    """The reason classes of one side's errors."""
+    if lines and lines[0].startswith("PANIC"):
+        return {"panic"}
+    return {classify(line) for line in lines}
 
 
 # ---------------------------------------------------------------- one repository
@@ -399,8 +444,11 @@ def replay(repo, limit, verbose):
     for n, commit in enumerate(commits, 1):
         if verbose and n % 25 == 0:
             print(f"{repo.name}: {n}/{len(commits)}", file=sys.stderr)
-        if not has_path(repo.git_dir, f"{commit}^", repo.root):
-            stats["skipped"] += 1  # a first commit, or ROOT created by it
+        if not parent_has_protos(repo, commit):
+            # A first commit, or the layout's first .proto files: nothing to compare with
+            # (buf refuses a module without .proto files; protocompat reports every file as
+            # new, README "Differences from buf").
+            stats["skipped"] += 1
             continue
         work = tempfile.mkdtemp(prefix="history-")
         try:
@@ -421,15 +469,15 @@ def replay(repo, limit, verbose):
         short = commit[:10]
         if buf_failed or our_failed:
             entry = {"commit": short,
-                     "buf": headline(buf_err)[:300] if buf_failed else None,
-                     "protocompat": headline(our_err)[:300] if our_failed else None}
+                     "buf": error_lines(buf_err) if buf_failed else None,
+                     "protocompat": error_lines(our_err) if our_failed else None}
             if our_err.startswith("PANIC"):
-                entry["protocompat"] = "PANIC " + entry["protocompat"]
+                entry["protocompat"] = ["PANIC"] + entry["protocompat"]
             stats["refused"].append(entry)
             verdict = refusal_verdict(entry)
             if verdict != "both refused":
-                print(f"{repo.name} {short}: {verdict}: buf {entry['buf']} / protocompat "
-                      f"{entry['protocompat']}")
+                print(f"{repo.name} {short}: {verdict}: buf {(entry['buf'] or [''])[0]} / "
+                      f"protocompat {(entry['protocompat'] or [''])[0]}")
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
@@ -451,22 +499,29 @@ def replay(repo, limit, verbose):
 
 def refusal_verdict(entry):
     buf, ours = entry["buf"], entry["protocompat"]
-    if ours is not None and ours.startswith("PANIC"):
+    if ours is not None and "panic" in reasons(ours):
         return "protocompat panicked"
     if buf is None:
         return "only protocompat refused"
     if ours is None:
         return "only buf refused"
-    if classify(buf) != classify(ours):
+    if not reasons(buf) & reasons(ours):
         return "both refused for different reasons"
     return "both refused"
+
+
+def shared_reason(entry):
+    """The reason class both sides give (the first one, in REASONS order)."""
+    common = reasons(entry["buf"]) & reasons(entry["protocompat"])
+    return next((r for r, _ in REASONS if r in common), "other")
 
 
 def tally(stats):
     """The refusal counts, derived from the recorded refusals."""
     verdicts = Counter(refusal_verdict(e) for e in stats["refused"])
     stats["refusals"] = {
-        side: dict(Counter(classify(e[side]) for e in stats["refused"] if e[side] is not None))
+        side: dict(Counter(r for e in stats["refused"] if e[side] is not None
+                           for r in reasons(e[side])))
         for side in ("buf", "protocompat")}
     stats["refusal_verdicts"] = dict(verdicts)
     stats["commits_differing"] = stats["commits_with_other_findings"] + sum(
@@ -511,7 +566,7 @@ def summarize(out_dir):
              "| buf wall / CPU | protocompat wall / CPU |", "|" + "---|" * 10]
     for s in rows:
         t = s["time"]
-        both = Counter(classify(e["buf"]) for e in s["refused"]
+        both = Counter(shared_reason(e) for e in s["refused"]
                        if refusal_verdict(e) == "both refused")
         other = {v: n for v, n in s["refusal_verdicts"].items() if v != "both refused"}
         lines.append(

@@ -1,8 +1,10 @@
 //! protocompat: finds breaking changes between two revisions of a Protocol Buffers schema.
 //!
-//! The pipeline, one module per stage:
+//! The pipeline, one module per stage, each importing only the stages before it:
 //! `source` (read files at a revision) -> `parse` (syntax tree) -> `model` (resolved schema)
-//! -> `compare` (pair old and new elements) -> `rules` (one handler per rule) -> `report`.
+//! -> `diff` (pair old and new elements once) -> `rules` (one handler per rule) -> `passes`
+//! (ignores, grouping by cause, `--fix` edits) -> `engine` (what every command calls) ->
+//! `report` (rendering only). [`finding`] is the data every stage after the diff shares.
 //!
 //! [`check`] runs the whole pipeline; the CLI and the integration tests use it.
 
@@ -10,13 +12,14 @@
 #![forbid(unsafe_code)]
 
 mod check;
-pub mod compare;
 pub mod config;
-pub mod fix;
-pub mod ignore;
+pub mod diff;
+pub mod engine;
+pub mod finding;
 pub mod link;
 pub mod model;
 pub mod parse;
+pub mod passes;
 pub mod report;
 pub mod rules;
 pub mod source;

@@ -13,9 +13,11 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use protocompat::compare;
 use protocompat::config::Config;
-use protocompat::model::{build_schema, NoImports, Schema, SourceFile};
+use protocompat::diff::Diff;
+use protocompat::engine;
+use protocompat::link::{build_schema, NoImports, SourceFile};
+use protocompat::model::Schema;
 use protocompat::rules::RuleMeta;
 
 const CONFIG: &str = "version: v1\nbreaking:\n  use: [FILE, PACKAGE, WIRE_JSON, WIRE]\n";
@@ -430,7 +432,8 @@ fn build(text: &str) -> Schema {
 /// Rule ids found comparing `old` to `new`, sorted (with repeats).
 fn findings(old: &ProtoFile, new: &ProtoFile) -> Vec<String> {
     let (old_text, new_text) = (old.render(), new.render());
-    let found = compare::run(&build(&old_text), &build(&new_text), &rules());
+    let (old_schema, new_schema) = (build(&old_text), build(&new_text));
+    let found = engine::run_rules(&Diff::new(&old_schema, &new_schema), &rules());
     let mut ids: Vec<String> = found.iter().map(|f| f.rule.to_string()).collect();
     ids.sort();
     if let Ok(buf) = std::env::var("PROTOCOMPAT_BUF") {

@@ -6,12 +6,14 @@
 //! configuration.
 
 mod discover;
+mod resolve;
 mod select;
 mod toml_file;
 mod workspace;
 mod yaml;
 
 pub use discover::buf_config_at;
+pub use resolve::{resolve, Resolved};
 pub use select::{is_unstable_package, Selection};
 pub use workspace::parse as parse_workspace;
 

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use super::diagnostic::report;
 use super::input::{ImportResolver, SourceFile};
-use crate::parse::{self, ast::TopItem, ParsedFile};
+use crate::parse::{self, ParsedFile};
+use crate::syntax::ast::TopItem;
 use crate::syntax::Span;
 
 /// A file taking part in the build: compared, or loaded to satisfy an import.

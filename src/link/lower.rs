@@ -12,7 +12,7 @@ use super::resolve::{Errors, Resolved, Resolver};
 use super::symbols::{file_package, join, Symbols};
 use super::validate::{declarations, proto3, references, written};
 use crate::model::*;
-use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 struct Lower<'a> {
     resolver: Resolver<'a>,
@@ -34,11 +34,7 @@ pub(super) fn lower_file(
         _ => Syntax::Proto2,
     };
     let mut lower = Lower {
-        resolver: Resolver {
-            file,
-            visible,
-            symbols,
-        },
+        resolver: Resolver::new(file, visible, symbols),
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
     };

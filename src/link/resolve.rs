@@ -3,6 +3,8 @@
 //! innermost scope outwards, and the rest is resolved inside what it names. Only symbols of
 //! files the current file can see count.
 
+use std::collections::HashSet;
+
 use super::imports::Visible;
 use super::symbols::{join, Sym, SymKind, Symbols};
 use crate::syntax::Span;
@@ -18,40 +20,98 @@ pub(super) enum Resolved {
     Unknown(String),
 }
 
+/// Which files' symbols a lookup may see.
+#[derive(Clone, Copy, PartialEq)]
+enum Reach {
+    /// The file itself and the files it sees (imports, and what they import publicly).
+    Visible,
+    /// Those and one more file: would importing it make the name resolve?
+    VisibleAnd(usize),
+}
+
 /// Resolves the names one file writes.
 pub(super) struct Resolver<'a> {
-    pub file: usize,
+    file: usize,
     pub visible: &'a Visible,
     pub symbols: &'a Symbols,
+    /// The packages this file can see, each with its parents: the packages of the file
+    /// itself and of the files it sees.
+    packages: HashSet<&'a str>,
+}
+
+impl<'a> Resolver<'a> {
+    pub(super) fn new(file: usize, visible: &'a Visible, symbols: &'a Symbols) -> Self {
+        let mut packages = HashSet::new();
+        for f in std::iter::once(file).chain(visible.files.iter().copied()) {
+            let package = symbols.packages[f].as_str();
+            packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
+            if !package.is_empty() {
+                packages.insert(package);
+            }
+        }
+        Resolver {
+            file,
+            visible,
+            symbols,
+            packages,
+        }
+    }
+}
+
+/// Whether `package` is `name` or nested in it (protoc's `IsInPackage`).
+fn in_package(package: &str, name: &str) -> bool {
+    package
+        .strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
 impl Resolver<'_> {
-    /// A symbol by full name, if this file can see it (or anyway, with `everywhere`).
-    fn lookup(&self, full: &str, everywhere: bool) -> Option<Sym> {
+    /// A symbol by full name, if a lookup with this reach can see it. As in protoc's
+    /// `DescriptorBuilder::FindSymbol`, a package counts only when this file or a file it
+    /// sees declares that package or one nested in it: with `package a.b;`, `config.T`
+    /// skips a package `a.b.config` declared only elsewhere and finds `a.config.T`.
+    /// A symbol that exists but is not visible leaves its file in `hidden`.
+    fn lookup(&self, full: &str, reach: Reach, hidden: &mut Option<usize>) -> Option<Sym> {
         let sym = self.symbols.map.get(full)?;
-        let visible = everywhere
-            || sym.kind == SymKind::Package
-            || sym.file == self.file
-            || self.visible.files.contains(&sym.file);
+        let visible = match (reach, sym.kind) {
+            (_, SymKind::Package) => {
+                self.packages.contains(full)
+                    || matches!(reach, Reach::VisibleAnd(extra)
+                        if in_package(&self.symbols.packages[extra], full))
+            }
+            _ => {
+                sym.file == self.file
+                    || self.visible.files.contains(&sym.file)
+                    || reach == Reach::VisibleAnd(sym.file)
+            }
+        };
+        if !visible {
+            *hidden = Some(sym.file);
+        }
         visible.then_some(*sym)
     }
 
     /// protobuf's lookup: a leading dot means fully qualified; otherwise search the scope and
     /// its parents, innermost first, for the first component, then resolve the rest under it.
-    pub(super) fn resolve_symbol(
+    /// `hidden` ends with the file of the last symbol found but not visible (protoc's
+    /// `possible_undeclared_dependency_`).
+    fn resolve_symbol(
         &self,
         name: &str,
         scope: &str,
-        everywhere: bool,
+        reach: Reach,
+        hidden: &mut Option<usize>,
     ) -> Option<(String, Sym)> {
         if let Some(full) = name.strip_prefix('.') {
-            return self.lookup(full, everywhere).map(|s| (full.to_string(), s));
+            return self
+                .lookup(full, reach, hidden)
+                .map(|s| (full.to_string(), s));
         }
         let first = name.split('.').next().unwrap_or(name);
         let mut scope = scope.to_string();
         loop {
             let candidate = join(&scope, first);
-            if let Some(sym) = self.lookup(&candidate, everywhere) {
+            if let Some(sym) = self.lookup(&candidate, reach, hidden) {
                 if first == name {
                     if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
                         return Some((candidate, sym));
@@ -59,7 +119,7 @@ impl Resolver<'_> {
                 } else if sym.kind != SymKind::Value {
                     // The first component names a scope: the rest must be found inside it.
                     let full = join(&scope, name);
-                    return self.lookup(&full, everywhere).map(|s| (full, s));
+                    return self.lookup(&full, reach, hidden).map(|s| (full, s));
                 }
             }
             if scope.is_empty() {
@@ -79,7 +139,7 @@ impl Resolver<'_> {
         span: Span,
         errors: &mut Errors,
     ) -> Resolved {
-        match self.resolve_symbol(name, scope, false) {
+        match self.resolve_symbol(name, scope, Reach::Visible, &mut None) {
             Some((full, sym)) if sym.kind == SymKind::Message => Resolved::Message(full),
             Some((full, sym)) if sym.kind == SymKind::Enum => Resolved::Enum(full),
             Some((full, _)) => {
@@ -91,12 +151,17 @@ impl Resolver<'_> {
             }
             None => {
                 if !self.visible.missing {
-                    let message = match self.resolve_symbol(name, scope, true) {
-                        Some((full, sym)) => format!(
+                    let message = match self.missing_import(name, scope) {
+                        Some((full, file)) => format!(
                             "cannot resolve type `{name}`: `{full}` is defined in \"{}\", which this file does not import",
-                            self.symbols.paths.get(sym.file).map_or("?", String::as_str)
+                            self.symbols.paths.get(file).map_or("?", String::as_str)
                         ),
-                        None => format!("cannot resolve type `{name}`"),
+                        None => match self.captured(name, scope) {
+                            Some(full) => format!(
+                                "cannot resolve type `{name}`: it resolves to `{full}`, which is not defined (the innermost scope is searched first; `.{name}` starts from the outermost)"
+                            ),
+                            None => format!("cannot resolve type `{name}`"),
+                        },
                     };
                     errors.push((span, message));
                 }
@@ -134,9 +199,42 @@ impl Resolver<'_> {
         errors: &mut Errors,
     ) -> (String, bool) {
         let is_message = matches!(
-            self.resolve_symbol(name, scope, false),
+            self.resolve_symbol(name, scope, Reach::Visible, &mut None),
             Some((_, sym)) if sym.kind == SymKind::Message
         );
         (self.resolve_message(name, scope, span, errors), is_message)
+    }
+
+    /// The symbol an unresolved name would find if this file imported one more file, and
+    /// that file. As protoc does, the candidate is the file of the last symbol the lookup
+    /// found but could not see; the advice is given only when importing that file resolves
+    /// the name to a symbol of that very file, so "add an import" is always the right fix.
+    fn missing_import(&self, name: &str, scope: &str) -> Option<(String, usize)> {
+        let mut hidden = None;
+        self.resolve_symbol(name, scope, Reach::Visible, &mut hidden);
+        let file = hidden?;
+        let (full, sym) = self.resolve_symbol(name, scope, Reach::VisibleAnd(file), &mut None)?;
+        (sym.file == file && matches!(sym.kind, SymKind::Message | SymKind::Enum))
+            .then_some((full, file))
+    }
+
+    /// For a dotted name whose first component named a visible scope in which the rest is
+    /// missing, the full name it was looked up as (protoc's "is resolved to ..., which is not
+    /// defined").
+    fn captured(&self, name: &str, scope: &str) -> Option<String> {
+        let (first, _) = name.split_once('.').filter(|_| !name.starts_with('.'))?;
+        let mut scope = scope;
+        loop {
+            let candidate = join(scope, first);
+            let sym = self.lookup(&candidate, Reach::Visible, &mut None);
+            if sym.is_some_and(|sym| sym.kind != SymKind::Value) {
+                return Some(join(scope, name));
+            }
+            scope = match scope.rfind('.') {
+                Some(i) => &scope[..i],
+                None if scope.is_empty() => return None,
+                None => "",
+            };
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use crate::model::{map_entry_name, OptionValue, Span};
-use crate::parse::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
+use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum SymKind {
@@ -31,6 +31,9 @@ pub(super) struct Symbols {
     pub(super) map: HashMap<String, Sym, ahash::RandomState>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
+    /// Package of each file, by index (`""` when it declares none): packages are visible
+    /// only through the files that declare them.
+    pub packages: Vec<String>,
     /// The closed enums (proto2 semantics), which proto3 messages and implicit-presence
     /// fields cannot use, by full name, with the number of their first value (a map value
     /// must not be a closed enum whose first value is not zero).

@@ -85,7 +85,7 @@ extend M { optional string top = 102; }
     assert_eq!(option.canonical_name(), "(my.ext).inner.(other.x)");
     assert_eq!(
         option.value,
-        crate::model::OptionValue::Aggregate(r#"{ a: 1 b: [1, 2] c { d: "e" } }"#.into())
+        crate::syntax::OptionValue::Aggregate(r#"{ a: 1 b: [1, 2] c { d: "e" } }"#.into())
     );
 }
 
@@ -117,7 +117,7 @@ fn field_spans() {
     let MessageItem::Field(field) = &first_message(&ast).body[0] else {
         panic!("field expected");
     };
-    let slice = |s: crate::model::Span| &text[s.range()];
+    let slice = |s: crate::syntax::Span| &text[s.range()];
     assert_eq!(
         slice(field.span),
         "optional foo.Bar name = 12 [json_name = \"x\"];"

@@ -1,59 +1,264 @@
-//! `--format github`: GitHub Actions workflow commands, one annotation per finding.
+//! `--format github`: GitHub Actions workflow commands, one annotation per root cause.
 //!
 //! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=RULE_ID::message`, escaped as
 //! the actions toolkit (`@actions/core`) escapes them, so any message or path survives.
+//!
+//! GitHub shows at most [`SHOWN_PER_SEVERITY`] error and as many warning annotations per step
+//! and drops the rest without a word. So findings sharing a cause become one annotation (as
+//! the text format groups them), the most important come first (errors, then the causes
+//! explaining the most findings, then file order), and when more remain than fit, the last
+//! annotation of that severity says how many and lists them.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::compare::Finding;
+use crate::finding::{Finding, Location};
+use crate::passes::group::Group;
 use crate::rules::Severity;
 
+/// Annotations of one severity GitHub displays per step.
+pub const SHOWN_PER_SEVERITY: usize = 10;
+
+/// Lines listing the annotations that did not fit: enough to find them; the job summary and
+/// the text format have them all.
+const LISTED_BEYOND_CAP: usize = 50;
+
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
+    let mut annotations = annotations(findings, ctx);
+    // Stable: equal ranks keep the report's order (path, line).
+    annotations.sort_by_key(|a| (a.severity != Severity::Error, std::cmp::Reverse(a.findings)));
     let mut out = String::new();
-    for f in findings {
-        let _ = writeln!(out, "{}", annotation(f, ctx));
+    for severity in [Severity::Error, Severity::Warning] {
+        let of_severity: Vec<&Annotation> = annotations
+            .iter()
+            .filter(|a| a.severity == severity)
+            .collect();
+        let (shown, hidden) = split_at_cap(&of_severity);
+        for a in shown {
+            let _ = writeln!(out, "{}", a.command());
+        }
+        if !hidden.is_empty() {
+            let _ = writeln!(out, "{}", more(severity, hidden));
+        }
     }
     out
 }
 
-fn annotation(f: &Finding, ctx: &Context) -> String {
-    let command = match severity(f) {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    let mut properties: Vec<(&str, String)> = Vec::new();
-    let p = ctx.primary(f);
-    // A deleted file is not in the pull request's head: an annotation pointing into it could
-    // not be placed, so it goes on the run itself (the message names the file).
-    if f.location.is_some() {
-        let single_line = p.start_line == p.end_line;
-        properties.push(("file", p.path));
-        properties.push(("line", p.start_line.to_string()));
-        // The toolkit sends columns only for single-line annotations.
-        if single_line {
-            properties.push(("col", p.start_column.to_string()));
+/// All of them when they fit; else one fewer than the cap, the last slot saying what is left.
+fn split_at_cap<'a, 'b>(all: &'b [&'a Annotation]) -> (&'b [&'a Annotation], &'b [&'a Annotation]) {
+    match all.len() <= SHOWN_PER_SEVERITY {
+        true => (all, &[]),
+        false => all.split_at(SHOWN_PER_SEVERITY - 1),
+    }
+}
+
+/// One annotation to emit.
+struct Annotation {
+    severity: Severity,
+    /// None: on the run itself (the place is gone from the new revision).
+    place: Option<Place>,
+    /// The rule ids, comma-separated.
+    title: String,
+    message: String,
+    /// How many findings it stands for.
+    findings: usize,
+}
+
+struct Place {
+    path: String,
+    start_line: u32,
+    start_column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+impl Annotation {
+    fn command(&self) -> String {
+        let mut properties: Vec<(&str, String)> = Vec::new();
+        if let Some(p) = &self.place {
+            let single_line = p.start_line == p.end_line;
+            properties.push(("file", p.path.clone()));
+            properties.push(("line", p.start_line.to_string()));
+            // The toolkit sends columns only for single-line annotations.
+            if single_line {
+                properties.push(("col", p.start_column.to_string()));
+            }
+            properties.push(("endLine", p.end_line.to_string()));
+            if single_line {
+                properties.push(("endColumn", p.end_column.to_string()));
+            }
         }
-        properties.push(("endLine", p.end_line.to_string()));
-        if single_line {
-            properties.push(("endColumn", p.end_column.to_string()));
+        properties.push(("title", self.title.clone()));
+        let properties: Vec<String> = properties
+            .into_iter()
+            .map(|(k, v)| format!("{k}={}", escape_property(&v)))
+            .collect();
+        format!(
+            "::{} {}::{}",
+            command_name(self.severity),
+            properties.join(","),
+            escape_data(&self.message)
+        )
+    }
+
+    /// `path:line: TITLE: first line of the message`, for the list of those not shown.
+    fn one_line(&self) -> String {
+        let first = self.message.lines().next().unwrap_or_default();
+        match &self.place {
+            Some(p) => format!("{}:{}: {}: {first}", p.path, p.start_line, self.title),
+            None => format!("{}: {first}", self.title),
         }
     }
-    properties.push(("title", f.rule.to_string()));
-    let properties: Vec<String> = properties
-        .into_iter()
-        .map(|(k, v)| format!("{k}={}", escape_property(&v)))
-        .collect();
+}
+
+fn command_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The last annotation of a severity when `hidden` did not fit.
+fn more(severity: Severity, hidden: &[&Annotation]) -> String {
+    let findings: usize = hidden.iter().map(|a| a.findings).sum();
+    let (kind, plural) = match severity {
+        Severity::Error => ("error", "errors"),
+        Severity::Warning => ("warning", "warnings"),
+    };
+    let mut message = format!(
+        "{} more {} ({findings} {}) not shown as annotations: GitHub shows {SHOWN_PER_SEVERITY} \
+         per step. The job summary and `protocompat check --format text` list every one:",
+        hidden.len(),
+        if hidden.len() == 1 { kind } else { plural },
+        if findings == 1 { "finding" } else { "findings" },
+    );
+    for a in hidden.iter().take(LISTED_BEYOND_CAP) {
+        message.push('\n');
+        message.push_str(&a.one_line());
+    }
+    if hidden.len() > LISTED_BEYOND_CAP {
+        let _ = write!(message, "\n… and {} more", hidden.len() - LISTED_BEYOND_CAP);
+    }
+    format!(
+        "::{} title={}::{}",
+        command_name(severity),
+        escape_property(&format!("protocompat: {} more", hidden.len())),
+        escape_data(&message)
+    )
+}
+
+/// One annotation per cause shown as a group (as the text format shows them: several
+/// findings, or a rename or move that has a place in the new revision), one per other
+/// finding, in the findings' order.
+fn annotations(findings: &[Finding], ctx: &Context) -> Vec<Annotation> {
+    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
+    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in findings {
+        if let Some(key) = f.group.as_deref() {
+            members.entry(key).or_default().push(f);
+        }
+    }
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for f in findings {
+        let group = f.group.as_deref().and_then(|key| groups.get(key).copied());
+        match group {
+            Some(g) if g.members > 1 || g.location.is_some() => {
+                if !done.insert(g.key.as_str()) {
+                    continue;
+                }
+                let members = members.get(g.key.as_str()).map_or(&[][..], Vec::as_slice);
+                out.push(for_group(g, members, ctx));
+            }
+            _ => out.push(for_finding(f, ctx)),
+        }
+    }
+    out
+}
+
+fn for_finding(f: &Finding, ctx: &Context) -> Annotation {
+    let p = ctx.primary(f);
     let mut message = f.message.clone();
     if let Some(help) = &f.help {
         message.push_str("\nhelp: ");
         message.push_str(help);
     }
-    format!(
-        "::{command} {}::{}",
-        properties.join(","),
-        escape_data(&message)
-    )
+    Annotation {
+        severity: severity(f),
+        // A deleted file is not in the pull request's head: an annotation pointing into it
+        // could not be placed, so it goes on the run itself (the message names the file).
+        place: f.location.as_ref().map(|_| Place {
+            path: p.path,
+            start_line: p.start_line,
+            start_column: p.start_column,
+            end_line: p.end_line,
+            end_column: p.end_column,
+        }),
+        title: f.rule.to_string(),
+        message,
+        findings: 1,
+    }
+}
+
+/// The cause's title, each finding on a line of its own (with where it is), and the cause's
+/// fix; placed where the cause shows in the new revision.
+fn for_group(group: &Group, members: &[&Finding], ctx: &Context) -> Annotation {
+    let mut rules: Vec<&str> = Vec::new();
+    for f in members {
+        if !rules.contains(&f.rule) {
+            rules.push(f.rule);
+        }
+    }
+    let mut message = group.title.clone();
+    for f in members {
+        let _ = write!(message, "\n{}: {}{}", f.rule, f.message, at(f, ctx));
+    }
+    message.push_str("\nhelp: ");
+    message.push_str(&group.help);
+    Annotation {
+        severity: members
+            .iter()
+            .map(|f| severity(f))
+            .max()
+            .unwrap_or(Severity::Error),
+        place: group.location.as_ref().map(|l| place(l, ctx.new_prefix)),
+        title: rules.join(", "),
+        message,
+        findings: members.len(),
+    }
+}
+
+fn place(l: &Location, prefix: &str) -> Place {
+    Place {
+        path: format!("{prefix}{}", l.path),
+        start_line: l.start_line,
+        start_column: l.start_column,
+        end_line: l.end_line,
+        end_column: l.end_column,
+    }
+}
+
+/// ` (path:line:col)` for a group member, or ` (was path:line:col)` when only the old
+/// revision has it, so each can still be found.
+fn at(f: &Finding, ctx: &Context) -> String {
+    match (&f.location, &f.previous) {
+        (Some(l), _) if l.span.is_some() => format!(
+            " ({}{}:{}:{})",
+            ctx.new_prefix, l.path, l.start_line, l.start_column
+        ),
+        (_, Some(p)) => format!(
+            " (was {}:{}:{})",
+            ctx.old_path(p),
+            p.start_line,
+            p.start_column
+        ),
+        (Some(l), None) => format!(
+            " ({}{}:{}:{})",
+            ctx.new_prefix, l.path, l.start_line, l.start_column
+        ),
+        (None, None) => String::new(),
+    }
 }
 
 /// The toolkit's `escapeData`: `%`, CR and LF.
@@ -75,6 +280,32 @@ mod tests {
     #[test]
     fn data_escapes_percent_cr_lf_only() {
         assert_eq!(escape_data("50%\r\nx: a,b"), "50%25%0D%0Ax: a,b");
+    }
+
+    fn annotation(n: usize) -> Annotation {
+        Annotation {
+            severity: Severity::Error,
+            place: None,
+            title: format!("R{n}"),
+            message: format!("m{n}"),
+            findings: 1,
+        }
+    }
+
+    #[test]
+    fn ten_fit_and_eleven_leave_the_last_slot_for_the_rest() {
+        let all: Vec<Annotation> = (0..11).map(annotation).collect();
+        let refs: Vec<&Annotation> = all.iter().collect();
+        let (shown, hidden) = split_at_cap(&refs[..10]);
+        assert_eq!((shown.len(), hidden.len()), (10, 0));
+        let (shown, hidden) = split_at_cap(&refs);
+        assert_eq!((shown.len(), hidden.len()), (9, 2));
+        assert_eq!(
+            more(Severity::Error, hidden),
+            "::error title=protocompat%3A 2 more::2 more errors (2 findings) not shown as \
+             annotations: GitHub shows 10 per step. The job summary and `protocompat check \
+             --format text` list every one:%0AR9: m9%0AR10: m10"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::{fingerprint, severity, Context};
-use crate::compare::Finding;
+use crate::finding::Finding;
 use crate::rules::Severity;
 
 #[derive(Serialize)]

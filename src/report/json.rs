@@ -1,11 +1,11 @@
-//! `--format json`: the machine interface described in DESIGN.md.
+//! `--format json`: the machine interface, documented in docs/json.md.
 
 use std::collections::HashSet;
 
 use serde::Serialize;
 
 use super::{categories, counts, severity, Context};
-use crate::compare::{Finding, Location};
+use crate::finding::{Finding, Location};
 
 #[derive(Serialize)]
 struct Document<'a> {

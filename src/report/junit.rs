@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::Context;
-use crate::compare::Finding;
+use crate::finding::Finding;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let mut out = String::from("<testsuites>\n");

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{categories, counts, severity, Context, Primary};
-use crate::compare::Finding;
+use super::{categories, counts, plural, severity, Context, Primary};
+use crate::finding::Finding;
 use crate::rules::Severity;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
@@ -130,14 +130,6 @@ fn escape_html(text: &str) -> String {
         .replace('>', "\\>")
         .replace('|', "\\|")
         .replace('\n', "<br>")
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 #[cfg(test)]

@@ -10,72 +10,38 @@ mod markdown;
 mod msvs;
 mod sarif;
 mod short;
-mod snippet;
 mod text;
 
-use std::collections::HashMap;
-use std::time::Duration;
+use crate::engine::{counts, severity};
+pub use crate::engine::{Sources, Stats};
+use crate::finding::{Finding, Location};
+use crate::passes::{Group, Ignored};
+use crate::rules;
+pub use crate::source::SourceText;
 
-use crate::compare::{Finding, Group, Location};
-use crate::ignore::Ignored;
-use crate::rules::{self, Severity};
 pub use long_lines::SafeHandler;
-pub use snippet::SourceText;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// The output formats (the CLI maps its `--format` values onto these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Rich diagnostics: both revisions' snippets, the rule id, the fix, a summary.
     Text,
     /// One line per finding: `path:line:col: severity[RULE_ID]: message` (editors, grep).
     Short,
-    /// One JSON document (see DESIGN.md: version, findings, summary).
+    /// One JSON document: version, findings, summary (docs/json.md).
     Json,
-    /// GitHub Actions workflow commands (`::error file=…::message`): annotations on the PR diff.
-    #[value(alias = "github-actions")]
+    /// GitHub Actions workflow commands (`::error file=…::message`).
     Github,
     /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
     Sarif,
     /// JUnit XML as buf prints it: a testsuite per file, a failing testcase per finding.
     Junit,
     /// GitLab code quality report (JSON array).
-    #[value(alias = "gitlab-code-quality")]
     Gitlab,
     /// Visual Studio style: `path(line,col) : error RULE_ID : message`.
     Msvs,
     /// Markdown: a summary table and the findings, for PR comments and job summaries.
     Markdown,
-}
-
-impl Format {
-    /// Maps a `--error-format` value, buf's names first (`text` is buf's one-line format,
-    /// so it maps to `short`), then ours.
-    pub fn from_buf_name(name: &str) -> Option<Format> {
-        use clap::ValueEnum as _;
-        let ours = match name {
-            "text" => return Some(Format::Short),
-            "github-actions" => "github",
-            "gitlab-code-quality" => "gitlab",
-            other => other,
-        };
-        Format::from_str(ours, true).ok()
-    }
-}
-
-/// The text of every compared file on both sides, keyed by the path findings report, and
-/// what to call each side (`main`, `working tree`, `index`).
-#[derive(Debug, Clone, Default)]
-pub struct Sources {
-    pub old_label: String,
-    pub new_label: String,
-    pub old: HashMap<String, SourceText>,
-    pub new: HashMap<String, SourceText>,
-}
-
-/// Facts about the check shown in the text summary.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Stats {
-    pub files_checked: usize,
-    pub elapsed: Duration,
 }
 
 /// How the text formats draw: colour, Unicode box characters, line width.
@@ -145,6 +111,20 @@ impl<'a> Context<'a> {
     /// Where a finding is reported, as a path from the working directory: its new-side
     /// location, or for a deleted file the old path (`deleted` true).
     pub fn primary(&self, f: &Finding) -> Primary {
+        self.place(f, self.new_prefix, "<input>")
+    }
+
+    /// [`Context::primary`] with the prefix of a deleted file's old path and the name used
+    /// when a finding has no location at all (the formats differ on both).
+    fn place(&self, f: &Finding, deleted_prefix: &str, nowhere: &str) -> Primary {
+        let at_start = |path: String, deleted: bool| Primary {
+            path,
+            start_line: 1,
+            start_column: 1,
+            end_line: 1,
+            end_column: 1,
+            deleted,
+        };
         match (&f.location, &f.previous) {
             (Some(l), _) => Primary {
                 path: format!("{}{}", self.new_prefix, l.path),
@@ -154,23 +134,9 @@ impl<'a> Context<'a> {
                 end_column: l.end_column,
                 deleted: false,
             },
-            (None, Some(p)) => Primary {
-                path: format!("{}{}", self.new_prefix, p.path),
-                start_line: 1,
-                start_column: 1,
-                end_line: 1,
-                end_column: 1,
-                deleted: true,
-            },
-            // No location on either side (not produced by any rule today): buf's placeholder.
-            (None, None) => Primary {
-                path: "<input>".to_string(),
-                start_line: 1,
-                start_column: 1,
-                end_line: 1,
-                end_column: 1,
-                deleted: false,
-            },
+            (None, Some(p)) => at_start(format!("{deleted_prefix}{}", p.path), true),
+            // No location on either side (not produced by any rule today): a placeholder.
+            (None, None) => at_start(nowhere.to_string(), false),
         }
     }
 
@@ -249,11 +215,6 @@ pub fn ignored_text(ctx: &Context) -> String {
     out
 }
 
-/// The severity a finding is reported with (its rule's default).
-pub fn severity(finding: &Finding) -> Severity {
-    rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
-}
-
 /// A rule's categories under a config version, in buf's order (FILE, PACKAGE, WIRE_JSON,
 /// WIRE, CSR).
 pub fn categories(rule: &str, config_version: &str) -> Vec<&'static str> {
@@ -262,39 +223,6 @@ pub fn categories(rule: &str, config_version: &str) -> Vec<&'static str> {
         .unwrap_or_default();
     out.sort_by_key(|c| rules::CATEGORIES.iter().position(|k| k == c));
     out
-}
-
-/// (errors, warnings)
-pub fn counts(findings: &[Finding]) -> (usize, usize) {
-    let errors = findings
-        .iter()
-        .filter(|f| severity(f) == Severity::Error)
-        .count();
-    (errors, findings.len() - errors)
-}
-
-/// When findings make the check fail (`--fail-on`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum FailOn {
-    /// Fail when any finding has severity error.
-    #[default]
-    Error,
-    /// Fail on any finding, warnings included.
-    Warning,
-    /// Never fail because of findings (exit 2 still reports a check that could not be done).
-    Never,
-}
-
-impl FailOn {
-    /// Whether these findings fail the check.
-    pub fn fails(self, findings: &[Finding]) -> bool {
-        let (errors, warnings) = counts(findings);
-        match self {
-            FailOn::Error => errors > 0,
-            FailOn::Warning => errors + warnings > 0,
-            FailOn::Never => false,
-        }
-    }
 }
 
 /// A stable identity for a finding across unrelated edits: a SHA-256 of the rule, the path
@@ -326,4 +254,13 @@ pub fn path_prefix(dir: &std::path::Path) -> String {
     }
     text.push('/');
     text
+}
+
+/// `s` for any count but one: "1 file", "2 files".
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }

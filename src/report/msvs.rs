@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::compare::Finding;
+use crate::finding::Finding;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let mut out = String::new();

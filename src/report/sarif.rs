@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use super::{categories, fingerprint, severity, Context};
-use crate::compare::{Finding, Location};
+use crate::finding::{Finding, Location};
 use crate::rules::{RuleMeta, Severity, RULES};
 
 const SCHEMA: &str =

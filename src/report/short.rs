@@ -5,24 +5,19 @@
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::compare::Finding;
+use crate::finding::Finding;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let mut out = String::new();
     for f in findings {
-        let (path, line, col) = match (&f.location, &f.previous) {
-            (Some(l), _) => (
-                format!("{}{}", ctx.new_prefix, l.path),
-                l.start_line,
-                l.start_column,
-            ),
-            // A deleted file: name it where it was.
-            (None, Some(p)) => (format!("{}{}", ctx.old_prefix, p.path), 1, 1),
-            (None, None) => ("<unknown>".to_string(), 1, 1),
-        };
+        // A deleted file is named where it was, from the old side's directory.
+        let at = ctx.place(f, ctx.old_prefix, "<unknown>");
         let _ = writeln!(
             out,
-            "{path}:{line}:{col}: {}[{}]: {}",
+            "{}:{}:{}: {}[{}]: {}",
+            at.path,
+            at.start_line,
+            at.start_column,
             severity(f).name(),
             f.rule,
             f.message

@@ -3,7 +3,7 @@
 //! Each finding shows its rule id as the code, the new revision's snippet underlined at the
 //! exact span, the old revision's snippet (a related diagnostic labelled with the revision),
 //! and the fix. For a deletion the old snippet leads and the new side shows where the element
-//! used to live. Findings sharing a root cause (see `compare::group`) render as one
+//! used to live. Findings sharing a root cause (see `passes::group`) render as one
 //! diagnostic naming the cause, with each rule's finding as a note. A summary ends the output.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -14,11 +14,12 @@ use miette::{
     ThemeCharacters, ThemeStyles,
 };
 
-use super::snippet::IndexedText;
-use super::{categories, counts, severity, Context, Style};
-use crate::compare::{Finding, Group, Location};
+use super::{categories, counts, plural, severity, Context, Style};
+use crate::finding::{Finding, Location};
 use crate::model::Span;
+use crate::passes::Group;
 use crate::rules::Severity;
+use crate::source::IndexedText;
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let handler = handler(ctx.style);
@@ -538,13 +539,5 @@ fn duration(d: std::time::Duration) -> String {
         format!("{:.2} s", d.as_secs_f64())
     } else {
         format!("{} ms", d.as_millis())
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

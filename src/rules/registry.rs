@@ -1,100 +1,108 @@
-//! Which check each rule runs. One exhaustive `match` over [`RuleId`]: a rule the catalog adds
-//! without a check, or a check for an id the catalog renamed, does not compile.
+//! Which check each rule runs. One exhaustive `match` over [`RuleId`], with every variant
+//! spelled as a path (a glob import would turn a renamed variant into a catch-all binding): a
+//! rule the catalog adds without a check, or a check for an id the catalog renamed, does not
+//! compile.
 
 use super::pairs::Check;
 use super::{enums, extension, field, file, message, oneof, package, service, RuleId};
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 
 impl RuleId {
     /// The rule's check; `None` for deprecated ids, which run their replacements instead.
     pub const fn check(self) -> Option<Check> {
         use Check::*;
-        use RuleId::*;
         Some(match self {
-            FileNoDelete => RemovedFile(file::no_delete::check),
-            FileSamePackage => Files(file::same_package::check),
-            FileSameSyntax => Files(file::same_syntax::check),
-            FileSameCcEnableArenas => Files(file::same_option::cc_enable_arenas),
-            FileSameCcGenericServices => Files(file::same_option::cc_generic_services),
-            FileSameCsharpNamespace => Files(file::same_option::csharp_namespace),
-            FileSameGoPackage => Files(file::same_option::go_package),
-            FileSameJavaGenericServices => Files(file::same_option::java_generic_services),
-            FileSameJavaMultipleFiles => Files(file::same_option::java_multiple_files),
-            FileSameJavaOuterClassname => Files(file::same_option::java_outer_classname),
-            FileSameJavaPackage => Files(file::same_option::java_package),
-            FileSameObjcClassPrefix => Files(file::same_option::objc_class_prefix),
-            FileSameOptimizeFor => Files(file::same_option::optimize_for),
-            FileSamePhpClassPrefix => Files(file::same_option::php_class_prefix),
-            FileSamePhpMetadataNamespace => Files(file::same_option::php_metadata_namespace),
-            FileSamePhpNamespace => Files(file::same_option::php_namespace),
-            FileSamePyGenericServices => Files(file::same_option::py_generic_services),
-            FileSameRubyPackage => Files(file::same_option::ruby_package),
-            FileSameSwiftPrefix => Files(file::same_option::swift_prefix),
+            RuleId::FileNoDelete => RemovedFile(file::no_delete::check),
+            RuleId::FileSamePackage => Files(file::same_package::check),
+            RuleId::FileSameSyntax => Files(file::same_syntax::check),
+            RuleId::FileSameCcEnableArenas => Files(file::same_option::cc_enable_arenas),
+            RuleId::FileSameCcGenericServices => Files(file::same_option::cc_generic_services),
+            RuleId::FileSameCsharpNamespace => Files(file::same_option::csharp_namespace),
+            RuleId::FileSameGoPackage => Files(file::same_option::go_package),
+            RuleId::FileSameJavaGenericServices => Files(file::same_option::java_generic_services),
+            RuleId::FileSameJavaMultipleFiles => Files(file::same_option::java_multiple_files),
+            RuleId::FileSameJavaOuterClassname => Files(file::same_option::java_outer_classname),
+            RuleId::FileSameJavaPackage => Files(file::same_option::java_package),
+            RuleId::FileSameObjcClassPrefix => Files(file::same_option::objc_class_prefix),
+            RuleId::FileSameOptimizeFor => Files(file::same_option::optimize_for),
+            RuleId::FileSamePhpClassPrefix => Files(file::same_option::php_class_prefix),
+            RuleId::FileSamePhpMetadataNamespace => {
+                Files(file::same_option::php_metadata_namespace)
+            }
+            RuleId::FileSamePhpNamespace => Files(file::same_option::php_namespace),
+            RuleId::FileSamePyGenericServices => Files(file::same_option::py_generic_services),
+            RuleId::FileSameRubyPackage => Files(file::same_option::ruby_package),
+            RuleId::FileSameSwiftPrefix => Files(file::same_option::swift_prefix),
 
-            PackageNoDelete => RemovedPackage(package::no_delete::check),
-            PackageMessageNoDelete => Schemas(package::message_no_delete::check),
-            PackageEnumNoDelete => Schemas(package::enum_no_delete::check),
-            PackageExtensionNoDelete => Schemas(package::extension_no_delete::check),
-            PackageServiceNoDelete => Schemas(package::service_no_delete::check),
+            RuleId::PackageNoDelete => RemovedPackage(package::no_delete::check),
+            RuleId::PackageMessageNoDelete => Schemas(package::message_no_delete::check),
+            RuleId::PackageEnumNoDelete => Schemas(package::enum_no_delete::check),
+            RuleId::PackageExtensionNoDelete => Schemas(package::extension_no_delete::check),
+            RuleId::PackageServiceNoDelete => Schemas(package::service_no_delete::check),
 
-            MessageNoDelete => Files(message::no_delete::check),
-            MessageNoRemoveStandardDescriptorAccessor => {
+            RuleId::MessageNoDelete => Files(message::no_delete::check),
+            RuleId::MessageNoRemoveStandardDescriptorAccessor => {
                 Messages(message::no_remove_standard_descriptor_accessor::check)
             }
-            MessageSameJsonFormat => Messages(message::same_json_format::check),
-            MessageSameRequiredFields => Messages(message::same_required_fields::check),
-            ReservedMessageNoDelete => Messages(message::reserved_no_delete::check),
-            ExtensionMessageNoDelete => Messages(message::extension_range_no_delete::check),
-            OneofNoDelete => RemovedOneof(oneof::no_delete::check),
+            RuleId::MessageSameJsonFormat => Messages(message::same_json_format::check),
+            RuleId::MessageSameRequiredFields => Messages(message::same_required_fields::check),
+            RuleId::ReservedMessageNoDelete => Messages(message::reserved_no_delete::check),
+            RuleId::ExtensionMessageNoDelete => Messages(message::extension_range_no_delete::check),
+            RuleId::OneofNoDelete => RemovedOneof(oneof::no_delete::check),
 
-            FieldNoDelete => RemovedField(field::no_delete::check),
-            FieldNoDeleteUnlessNameReserved => RemovedField(field::no_delete::unless_name_reserved),
-            FieldNoDeleteUnlessNumberReserved => {
+            RuleId::FieldNoDelete => RemovedField(field::no_delete::check),
+            RuleId::FieldNoDeleteUnlessNameReserved => {
+                RemovedField(field::no_delete::unless_name_reserved)
+            }
+            RuleId::FieldNoDeleteUnlessNumberReserved => {
                 RemovedField(field::no_delete::unless_number_reserved)
             }
-            FieldSameCardinality => Fields(field::cardinality::check),
-            FieldWireCompatibleCardinality => Fields(field::cardinality::wire_compatible),
-            FieldWireJsonCompatibleCardinality => Fields(field::cardinality::wire_json_compatible),
-            FieldSameType => Fields(field::types::check),
-            FieldWireCompatibleType => Fields(field::types::wire_compatible),
-            FieldWireJsonCompatibleType => Fields(field::types::wire_json_compatible),
-            FieldSameName => Fields(field::same_name::check),
-            FieldSameOneof => Fields(field::same_oneof::check),
-            FieldSameJsonName => Fields(field::same_json_name::check),
-            FieldSameJstype => Fields(field::same_jstype::check),
-            FieldSameCppStringType => Fields(field::same_cpp_string_type::check),
-            FieldSameJavaUtf8Validation => Fields(field::utf8_validation::java),
-            FieldSameUtf8Validation => Fields(field::utf8_validation::check),
-            FieldSameDefault => Fields(field::same_default::check),
+            RuleId::FieldSameCardinality => Fields(field::cardinality::check),
+            RuleId::FieldWireCompatibleCardinality => Fields(field::cardinality::wire_compatible),
+            RuleId::FieldWireJsonCompatibleCardinality => {
+                Fields(field::cardinality::wire_json_compatible)
+            }
+            RuleId::FieldSameType => Fields(field::types::check),
+            RuleId::FieldWireCompatibleType => Fields(field::types::wire_compatible),
+            RuleId::FieldWireJsonCompatibleType => Fields(field::types::wire_json_compatible),
+            RuleId::FieldSameName => Fields(field::same_name::check),
+            RuleId::FieldSameOneof => Fields(field::same_oneof::check),
+            RuleId::FieldSameJsonName => Fields(field::same_json_name::check),
+            RuleId::FieldSameJstype => Fields(field::same_jstype::check),
+            RuleId::FieldSameCppStringType => Fields(field::same_cpp_string_type::check),
+            RuleId::FieldSameJavaUtf8Validation => Fields(field::utf8_validation::java),
+            RuleId::FieldSameUtf8Validation => Fields(field::utf8_validation::check),
+            RuleId::FieldSameDefault => Fields(field::same_default::check),
 
-            EnumNoDelete => Files(enums::no_delete::check),
-            EnumSameType => Enums(enums::same_type::check),
-            EnumSameJsonFormat => Enums(enums::same_json_format::check),
-            ReservedEnumNoDelete => Enums(enums::reserved_no_delete::check),
-            EnumValueNoDelete => RemovedEnumValue(enums::value_no_delete::check),
-            EnumValueNoDeleteUnlessNameReserved => {
+            RuleId::EnumNoDelete => Files(enums::no_delete::check),
+            RuleId::EnumSameType => Enums(enums::same_type::check),
+            RuleId::EnumSameJsonFormat => Enums(enums::same_json_format::check),
+            RuleId::ReservedEnumNoDelete => Enums(enums::reserved_no_delete::check),
+            RuleId::EnumValueNoDelete => RemovedEnumValue(enums::value_no_delete::check),
+            RuleId::EnumValueNoDeleteUnlessNameReserved => {
                 RemovedEnumValue(enums::value_no_delete::unless_name_reserved)
             }
-            EnumValueNoDeleteUnlessNumberReserved => {
+            RuleId::EnumValueNoDeleteUnlessNumberReserved => {
                 RemovedEnumValue(enums::value_no_delete::unless_number_reserved)
             }
-            EnumValueSameName => EnumValues(enums::value_same_name::check),
+            RuleId::EnumValueSameName => EnumValues(enums::value_same_name::check),
 
-            ExtensionNoDelete => Files(extension::no_delete::check),
+            RuleId::ExtensionNoDelete => Files(extension::no_delete::check),
 
-            ServiceNoDelete => Files(service::no_delete::check),
-            RpcNoDelete => RemovedRpc(service::rpc_no_delete::check),
-            RpcSameClientStreaming => Rpcs(service::rpc_same_streaming::client),
-            RpcSameServerStreaming => Rpcs(service::rpc_same_streaming::server),
-            RpcSameRequestType => Rpcs(service::rpc_same_type::request),
-            RpcSameResponseType => Rpcs(service::rpc_same_type::response),
-            RpcSameIdempotencyLevel => Rpcs(service::rpc_same_idempotency_level::check),
+            RuleId::ServiceNoDelete => Files(service::no_delete::check),
+            RuleId::RpcNoDelete => RemovedRpc(service::rpc_no_delete::check),
+            RuleId::RpcSameClientStreaming => Rpcs(service::rpc_same_streaming::client),
+            RuleId::RpcSameServerStreaming => Rpcs(service::rpc_same_streaming::server),
+            RuleId::RpcSameRequestType => Rpcs(service::rpc_same_type::request),
+            RuleId::RpcSameResponseType => Rpcs(service::rpc_same_type::response),
+            RuleId::RpcSameIdempotencyLevel => Rpcs(service::rpc_same_idempotency_level::check),
 
-            FieldSameCtype
-            | FieldSameLabel
-            | FileSameJavaStringCheckUtf8
-            | FileSamePhpGenericServices
-            | MessageSameMessageSetWireFormat => return None,
+            RuleId::FieldSameCtype
+            | RuleId::FieldSameLabel
+            | RuleId::FileSameJavaStringCheckUtf8
+            | RuleId::FileSamePhpGenericServices
+            | RuleId::MessageSameMessageSetWireFormat => return None,
         })
     }
 }

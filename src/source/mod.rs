@@ -6,15 +6,19 @@
 
 mod fs;
 mod git;
+mod open;
+mod text;
 
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
+pub use open::{open_sides, shown, NewSide, Request, Snapshot};
+pub use text::{IndexedText, SourceText};
 
 use std::sync::Arc;
 
 use miette::{miette, Report};
 
-use crate::model::{ImportResolver, SourceFile};
+use crate::link::{ImportResolver, SourceFile};
 
 /// A read-only directory at one revision. Paths are `/`-separated and relative to the tree's
 /// base directory; `""` is the base itself.

@@ -1,5 +1,5 @@
 //! Formatting numbers the way buf prints them (Go's `%v`), so messages read the same; strings
-//! are quoted by `rules::util::quote`.
+//! are quoted by `rules::quote::quote`.
 
 /// A float formatted like Go's `%v`: the shortest digits that round-trip at the given width,
 /// in exponent form when the decimal exponent is below -4 or at least 6 (`1e+06`, `1.5e-05`),

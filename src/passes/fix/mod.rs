@@ -18,10 +18,11 @@ mod reserve;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
-use crate::compare::{Ctx, Edit, Finding};
+use crate::diff::Diff;
+use crate::finding::{Edit, Finding};
 use crate::model::ranges::NumberSet;
-use crate::model::{Enum, Message, ReservedName, ReservedRange, Schema, Span};
-use crate::rules::util::Reservations;
+use crate::model::{Enum, Message, ReservedName, ReservedRange, Span};
+use crate::rules::reserved::Reservations;
 
 pub use apply::{apply_edits, plan_files, unified_diff, write_files, FileFix};
 
@@ -116,12 +117,7 @@ impl<'a> Body<'a> {
 /// Sets [`Finding::edits`] on every deletion finding that a `reserved` statement fixes.
 /// `findings` are those still reported (ignored ones already removed), with paths as in the
 /// schemas; `edit_path` names each edited file as the user sees it.
-pub fn attach_edits(
-    old: &Schema,
-    new: &Schema,
-    findings: &mut [Finding],
-    edit_path: &dyn Fn(&str) -> String,
-) {
+pub fn attach_edits(ctx: &Diff, findings: &mut [Finding], edit_path: &dyn Fn(&str) -> String) {
     let mut by_element: BTreeMap<(&str, Span), Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if let (true, Some(loc)) = (is_fixable(f.rule), &f.location) {
@@ -133,7 +129,6 @@ pub fn attach_edits(
     if by_element.is_empty() {
         return;
     }
-    let ctx = Ctx::new(old, new);
     let mut planned: Vec<(Vec<usize>, Arc<[Edit]>)> = Vec::new();
     let shared = |mut edits: Vec<Edit>| -> Arc<[Edit]> {
         for edit in &mut edits {

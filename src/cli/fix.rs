@@ -4,7 +4,9 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use protocompat::{fix, CheckOptions, NewSide, Outcome};
+use protocompat::passes::fix;
+use protocompat::report::plural;
+use protocompat::{CheckOptions, NewSide, Outcome};
 
 /// `--fix` edits files on disk: the new side must be them (the working tree, or ROOT as a
 /// plain directory). A git revision or the index cannot be edited.
@@ -109,12 +111,4 @@ pub fn run(
     } else {
         Then::CheckAgain
     })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }

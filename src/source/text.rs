@@ -1,4 +1,4 @@
-//! Source text for miette snippets. miette finds a span's lines by counting newlines from the
+//! A file's text as the reports show it, for miette snippets. miette finds a span's lines by counting newlines from the
 //! top of the file on every diagnostic: fine for one error, quadratic for 50,000 findings in
 //! one large file. [`SourceText`] indexes the line starts once and hands miette only the
 //! lines around the span, so each snippet costs a binary search.

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, Report, Severity};
 
-use crate::compare::{Finding, Location};
+use crate::finding::{Finding, Location};
 use crate::model::{File, Message, Schema, Span};
 use crate::rules::{self, CATEGORIES, RULES};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use miette::{miette, Report};
 
-use crate::compare::{Edit, Finding};
+use crate::finding::{Edit, Finding};
 
 /// One file's text before and after its edits.
 #[derive(Debug, Clone, PartialEq, Eq)]

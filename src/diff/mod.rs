@@ -1,32 +1,40 @@
-//! Pairs old and new elements and runs the enabled rules over the pairs.
+//! The diff of two schema snapshots: every element paired with its counterpart, and the
+//! elements only one side has.
 //!
 //! Matching follows buf: files by path, messages/enums/services by full name across all files,
-//! message fields by number, extensions by (extendee, number), enum values by number, methods by
-//! name. Rules receive a [`Ctx`] with these pairings computed once, on first use, and shared
-//! by every rule (a check runs dozens of rules over the same pairs).
+//! message fields by number, extensions by (extendee, number), enum values by number, oneofs
+//! and methods by name. A [`Diff`] is built once per pair of schemas and read by everything
+//! after it (the rules, grouping by cause, `--fix` edits); each list is computed on first use
+//! and shared, as a check runs dozens of rules over the same pairs.
 
-mod finding;
-pub mod group;
 mod index;
+mod one_side;
+#[cfg(test)]
+mod tests;
 
-pub use finding::{Edit, Finding, Location, Sink};
-pub use group::Group;
 pub use index::{InFile, Index};
+use one_side::Side;
+pub use one_side::{EnumValueIn, MethodIn, OneSide, OneofIn};
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::finding::Location;
 use crate::model::{Enum, EnumValue, Field, File, Message, Method, Schema, Service, Span};
-use crate::rules::RuleMeta;
 
-/// What every rule handler sees: both schemas and their indexes.
-pub struct Ctx<'a> {
+/// Both schemas, their indexes, and the pairings between them.
+pub struct Diff<'a> {
     pub old: &'a Schema,
     pub new: &'a Schema,
     pub old_index: Index<'a>,
     pub new_index: Index<'a>,
     pairs: Pairs<'a>,
+    added: OnceLock<OneSide<'a>>,
+    removed: OnceLock<OneSide<'a>>,
 }
+
+/// The name rule handlers know the diff by.
+pub type Ctx<'a> = Diff<'a>;
 
 /// The pair lists, each built on first use.
 #[derive(Default)]
@@ -37,6 +45,7 @@ struct Pairs<'a> {
     fields: OnceLock<Vec<FieldPair<'a>>>,
     enum_values: OnceLock<Vec<EnumValuePair<'a>>>,
     methods: OnceLock<Vec<MethodPair<'a>>>,
+    oneofs: OnceLock<Vec<OneofPair<'a>>>,
 }
 
 /// A pair of matched elements, new side first (as buf's handlers take them).
@@ -45,15 +54,29 @@ pub struct Pair<'a, T> {
     pub old: InFile<'a, T>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Diff<'a> {
     pub fn new(old: &'a Schema, new: &'a Schema) -> Self {
-        Ctx {
+        Diff {
             old,
             new,
             old_index: Index::build(old),
             new_index: Index::build(new),
             pairs: Pairs::default(),
+            added: OnceLock::new(),
+            removed: OnceLock::new(),
         }
+    }
+
+    /// What only the new schema has: added files, types, and (inside paired parents) added
+    /// fields, oneofs, values and methods.
+    pub fn added(&self) -> &OneSide<'a> {
+        self.added.get_or_init(|| OneSide::build(self, Side::New))
+    }
+
+    /// What only the old schema has: removed files, types, and (inside paired parents)
+    /// removed fields, oneofs, values and methods.
+    pub fn removed(&self) -> &OneSide<'a> {
+        self.removed.get_or_init(|| OneSide::build(self, Side::Old))
     }
 
     /// A location in the new schema.
@@ -183,6 +206,40 @@ impl<'a> Ctx<'a> {
         self.pairs.methods.get_or_init(|| self.build_method_pairs())
     }
 
+    /// Oneofs (real and synthetic) matched by name within matched messages.
+    pub fn oneof_pairs(&self) -> &[OneofPair<'a>] {
+        self.pairs.oneofs.get_or_init(|| self.build_oneof_pairs())
+    }
+
+    fn build_oneof_pairs(&self) -> Vec<OneofPair<'a>> {
+        let mut out = Vec::new();
+        for pair in self.message_pairs() {
+            for old_oneof in &pair.old.item.oneofs {
+                let new_oneof = pair
+                    .new
+                    .item
+                    .oneofs
+                    .iter()
+                    .find(|o| o.name == old_oneof.name);
+                if let Some(new_oneof) = new_oneof {
+                    out.push(OneofPair {
+                        new: OneofIn {
+                            file: pair.new.file,
+                            message: pair.new.item,
+                            oneof: new_oneof,
+                        },
+                        old: OneofIn {
+                            file: pair.old.file,
+                            message: pair.old.item,
+                            oneof: old_oneof,
+                        },
+                    });
+                }
+            }
+        }
+        out
+    }
+
     fn build_method_pairs(&self) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
         for pair in self.service_pairs() {
@@ -252,17 +309,7 @@ pub struct MethodPair<'a> {
     pub old: &'a Method,
 }
 
-/// Runs the given rules over the pair of schemas. Findings come back sorted by new-side
-/// location, then rule id, so output is deterministic.
-pub fn run(old: &Schema, new: &Schema, rules: &[&'static RuleMeta]) -> Vec<Finding> {
-    let ctx = Ctx::new(old, new);
-    let mut findings = Vec::new();
-    for rule in rules {
-        if let Some(check) = rule.check {
-            let mut sink = Sink::new(rule.id, &mut findings);
-            check(&ctx, &mut sink);
-        }
-    }
-    findings.sort_by_cached_key(Finding::sort_key);
-    findings
+pub struct OneofPair<'a> {
+    pub new: OneofIn<'a>,
+    pub old: OneofIn<'a>,
 }

@@ -1,4 +1,5 @@
-//! A finding is data: the renderers in `report/` only format it.
+//! A finding is data, produced by the rules and read by every later stage; the renderers in
+//! `report/` only format it.
 
 use crate::model::{File, Span};
 
@@ -88,10 +89,6 @@ pub struct Sink<'a> {
 impl<'a> Sink<'a> {
     pub fn new(rule: &'static str, out: &'a mut Vec<Finding>) -> Self {
         Sink { rule, out }
-    }
-
-    pub fn rule(&self) -> &'static str {
-        self.rule
     }
 
     /// Adds a finding and returns it for optional help/edits.

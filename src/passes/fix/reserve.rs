@@ -4,7 +4,7 @@
 //! top of the body with the body's indentation and the file's line endings.
 
 use super::{Body, Wanted};
-use crate::compare::Edit;
+use crate::finding::Edit;
 use crate::model::{Comment, File, Span, Syntax};
 
 /// The edits that make `body` reserve everything in `wanted`.

@@ -7,9 +7,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::{Ctx, Finding, Location};
-use crate::model::{Enum, File, Message, Schema, Service, Span};
-use crate::rules::util::reserved_name_literal;
+use crate::diff::{Diff, FieldPair, Index, Pair};
+use crate::finding::{Finding, Location};
+use crate::model::{Enum, File, Message, Service, Span};
+use crate::rules::reserved::reserved_name_literal;
 
 /// A recognised root cause.
 #[derive(Debug, Clone)]
@@ -94,16 +95,15 @@ const ENUM_VALUE_DELETE_RULES: &[&str] = &[
 
 /// Labels `findings` with group keys and returns the groups found (each with at least one
 /// member; renderers treat a group of one as a plain finding with a note).
-pub fn assign(findings: &mut [Finding], old: &Schema, new: &Schema) -> Vec<Group> {
-    let ctx = Ctx::new(old, new);
+pub fn assign(findings: &mut [Finding], ctx: &Diff) -> Vec<Group> {
     let mut candidates = Vec::new();
-    candidates.extend(field_renames(&ctx));
-    candidates.extend(oneof_moves(&ctx));
-    candidates.extend(type_renames(&ctx));
-    candidates.extend(type_moves(&ctx));
-    candidates.extend(field_deletions(&ctx));
-    candidates.extend(enum_value_deletions(&ctx));
-    candidates.extend(file_deletions(&ctx));
+    candidates.extend(field_renames(ctx));
+    candidates.extend(oneof_moves(ctx));
+    candidates.extend(type_renames(ctx));
+    candidates.extend(type_moves(ctx));
+    candidates.extend(field_deletions(ctx));
+    candidates.extend(enum_value_deletions(ctx));
+    candidates.extend(file_deletions(ctx));
 
     let index = RegionIndex::new(&candidates);
     let mut members: BTreeMap<usize, usize> = BTreeMap::new();
@@ -287,7 +287,7 @@ fn loc(file: &File, span: Span) -> Option<Location> {
 
 /// A field moved into, out of or between (real) oneofs: FIELD_SAME_ONEOF fires, and
 /// FIELD_SAME_CARDINALITY too when its presence changed with it.
-fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
+fn oneof_moves(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.field_pairs() {
         let (Some(new_msg), Some(old_msg)) = (pair.new.message, pair.old.message) else {
@@ -331,7 +331,7 @@ fn oneof_moves(ctx: &Ctx) -> Vec<Candidate> {
 }
 
 /// Findings of `rules` located inside the new side of a field pair.
-fn inside_new_field(pair: &super::FieldPair, rules: &'static [&'static str]) -> Region {
+fn inside_new_field(pair: &FieldPair, rules: &'static [&'static str]) -> Region {
     Region {
         old_side: false,
         path: pair.new.file.path.clone(),
@@ -400,7 +400,7 @@ fn deleted_number_group(
 
 /// A field deleted from a message: FIELD_NO_DELETE and its `_UNLESS_..._RESERVED` variants
 /// report it once each, at the message, with the field as their focus.
-fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
+fn field_deletions(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.message_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
@@ -423,7 +423,7 @@ fn field_deletions(ctx: &Ctx) -> Vec<Candidate> {
 
 /// An enum value (number) deleted: ENUM_VALUE_NO_DELETE and its variants report it once
 /// each, at the value.
-fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
+fn enum_value_deletions(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.enum_pairs() {
         let (new, old) = (pair.new.item, pair.old.item);
@@ -443,7 +443,7 @@ fn enum_value_deletions(ctx: &Ctx) -> Vec<Candidate> {
 /// The cause "`element` (name, number, old span) was deleted from the old side of `pair`".
 fn deletion<T>(
     what: &NumberedElement,
-    pair: &super::Pair<T>,
+    pair: &Pair<T>,
     owner: &str,
     (name, number, span): (&str, i64, Span),
 ) -> Candidate {
@@ -468,7 +468,7 @@ fn deletion<T>(
 
 /// A field (or extension) kept its number but changed its name: FIELD_SAME_NAME and
 /// FIELD_SAME_JSON_NAME both fire on it.
-fn field_renames(ctx: &Ctx) -> Vec<Candidate> {
+fn field_renames(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for pair in ctx.field_pairs() {
         let (new, old) = (pair.new.field, pair.old.field);
@@ -565,7 +565,7 @@ struct Named<'a> {
 
 /// The messages and enums of one side that the other side does not have (by full name): only
 /// those can be renamed, so only their signatures are computed.
-fn named_types<'a>(index: &'a super::Index<'a>, other: &super::Index) -> Vec<Named<'a>> {
+fn named_types<'a>(index: &'a Index<'a>, other: &Index) -> Vec<Named<'a>> {
     let mut out = Vec::new();
     for (name, m) in &index.messages {
         if m.item.is_map_entry || m.item.is_group || known(other, name) {
@@ -594,14 +594,14 @@ fn named_types<'a>(index: &'a super::Index<'a>, other: &super::Index) -> Vec<Nam
     out
 }
 
-fn known(index: &super::Index, name: &str) -> bool {
+fn known(index: &Index, name: &str) -> bool {
     index.messages.contains_key(name) || index.enums.contains_key(name)
 }
 
 /// A message or enum that disappeared while another with the same package, kind and
 /// contents (numbers, labels, types; enum value names) appeared: a rename. Its deletion
 /// findings and the type changes of fields and RPCs that followed it form one cause.
-fn type_renames(ctx: &Ctx) -> Vec<Candidate> {
+fn type_renames(ctx: &Diff) -> Vec<Candidate> {
     let old_types = named_types(&ctx.old_index, &ctx.new_index);
     let new_types = named_types(&ctx.new_index, &ctx.old_index);
     // New-only types by what they are made of, for linear matching.
@@ -700,7 +700,7 @@ fn parents(full_name: &str) -> impl Iterator<Item = &str> {
 
 /// Where a field's or RPC's type changed from one named type to another, by
 /// (old type, new type): the findings there follow a rename of that type.
-fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
+fn type_followers(ctx: &Diff) -> HashMap<(String, String), Vec<Region>> {
     let mut out: HashMap<(String, String), Vec<Region>> = HashMap::new();
     let mut add = |old: &str, new: &str, path: &str, span: Span| {
         if old != new {
@@ -739,7 +739,7 @@ fn type_followers(ctx: &Ctx) -> HashMap<(String, String), Vec<Region>> {
 }
 
 fn rename_candidate(
-    ctx: &Ctx,
+    ctx: &Diff,
     old: &Named,
     new: &Named,
     followers: &HashMap<(String, String), Vec<Region>>,
@@ -775,7 +775,7 @@ fn rename_candidate(
 
 /// A top-level message, enum or service that now lives in another file (buf pairs FILE
 /// category elements per file, so a move reports deletions from the old file).
-fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
+fn type_moves(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for old_file in ctx.old.files.values() {
         let tops = old_file
@@ -830,7 +830,7 @@ fn type_moves(ctx: &Ctx) -> Vec<Candidate> {
 /// The deletion reports a rename or move explains: the type itself and each type nested in
 /// it that lives on under the new name. A nested type that is really gone stays a finding of
 /// its own.
-fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
+fn follow(ctx: &Diff, old_name: &str, new_name: &str) -> Vec<Region> {
     let region = |file: &File, span: Span| Region {
         old_side: true,
         path: file.path.clone(),
@@ -864,7 +864,7 @@ fn follow(ctx: &Ctx, old_name: &str, new_name: &str) -> Vec<Region> {
 }
 
 /// The new file declaring a top-level or nested type of this kind, and its name span.
-fn declared_in<'a>(ctx: &Ctx<'a>, kind: &str, full_name: &str) -> Option<(&'a File, Span)> {
+fn declared_in<'a>(ctx: &Diff<'a>, kind: &str, full_name: &str) -> Option<(&'a File, Span)> {
     match kind {
         "message" => ctx
             .new_index
@@ -889,7 +889,7 @@ fn service_name_span(s: &Service) -> Span {
 }
 
 /// A file gone from the new revision: FILE_NO_DELETE and every finding about what it held.
-fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
+fn file_deletions(ctx: &Diff) -> Vec<Candidate> {
     let mut out = Vec::new();
     for (path, old_file) in &ctx.old.files {
         if ctx.new.files.contains_key(path) {
@@ -937,7 +937,7 @@ fn file_deletions(ctx: &Ctx) -> Vec<Candidate> {
 }
 
 /// New files now declaring the top-level types of a deleted file.
-fn destinations(ctx: &Ctx, old_file: &File) -> BTreeSet<String> {
+fn destinations(ctx: &Diff, old_file: &File) -> BTreeSet<String> {
     let messages = old_file
         .messages
         .iter()

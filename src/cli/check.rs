@@ -1,0 +1,208 @@
+//! `protocompat check`: compare ROOT with a revision or directory and report the findings.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use protocompat::engine::FailOn;
+use protocompat::report::{self, Format};
+use protocompat::{CheckOptions, NewSide};
+
+use super::{fail_code, fix, print, DisplayArgs};
+use formats::{FailOnArg, FormatArg};
+
+mod formats;
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The directory holding the schema (a subdirectory of the repository is fine).
+    #[arg(default_value = ".")]
+    root: PathBuf,
+    /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA) or an
+    /// existing directory.
+    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    against: Option<String>,
+    /// Read the new side from this git revision instead of the working tree.
+    #[arg(long, value_name = "REV", conflicts_with = "staged")]
+    rev: Option<String>,
+    /// Read the new side from the git index (staged changes).
+    #[arg(long)]
+    staged: bool,
+    /// For pre-commit's pre-push stage: compare PRE_COMMIT_TO_REF (the pushed commit) with
+    /// PRE_COMMIT_FROM_REF (what the remote has). Without them, --against (with the working
+    /// tree) if given, else there is nothing to compare and the check passes.
+    #[arg(long, conflicts_with_all = ["rev", "staged"])]
+    pre_push: bool,
+    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
+    #[arg(long)]
+    merge_base: bool,
+    /// The git directory to read (e.g. a bare repository).
+    #[arg(long, value_name = "DIR")]
+    git_dir: Option<PathBuf>,
+    /// An include root for imports, read from the same revision as each side.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Only compare files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    path: Vec<String>,
+    /// Leave out files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    exclude_path: Vec<String>,
+    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
+    /// `--against` side instead of the configuration stored there; the rules still come from
+    /// the new side.
+    #[arg(long, value_name = "FILE")]
+    against_config: Option<PathBuf>,
+    /// Compare even when an import cannot be found: names from the missing files are compared
+    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
+    #[arg(long)]
+    allow_missing_imports: bool,
+    /// Output format (people, editors, scripts, CI systems; see the values below).
+    #[arg(long, value_enum, default_value = "text")]
+    format: FormatArg,
+    /// Which findings make the exit code 1: errors, any finding, or none.
+    #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
+    fail_on: FailOnArg,
+    /// Base URL for file links in `--format markdown`
+    /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
+    #[arg(long, value_name = "URL")]
+    link_base: Option<String>,
+    /// Add the missing `reserved` numbers and names for deleted fields and enum values to
+    /// the files on disk, then check again (the exit code reflects what remains).
+    #[arg(long)]
+    fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
+    /// List the findings silenced by `// protocompat:ignore` comments.
+    #[arg(long)]
+    show_ignored: bool,
+    /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
+    /// our `short`), as are ours.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
+    error_format: Option<FormatArg>,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+fn parse_buf_format(value: &str) -> Result<FormatArg, String> {
+    FormatArg::from_buf_name(value).ok_or_else(|| format!("unknown format `{value}`"))
+}
+
+/// Whether ROOT is in a git repository whose current branch has no commit yet.
+fn head_is_unborn(root: &std::path::Path) -> bool {
+    git2::Repository::discover(root)
+        .and_then(|repo| repo.head().map(|_| ()))
+        .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+}
+
+/// The old side and the new side's revision, from the flags or, with --pre-push, from the
+/// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
+fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
+    if !args.pre_push {
+        return Some((args.against.clone()?, args.rev.clone()));
+    }
+    let from = std::env::var("PRE_COMMIT_FROM_REF")
+        .ok()
+        .filter(|r| !r.is_empty());
+    let to = std::env::var("PRE_COMMIT_TO_REF")
+        .ok()
+        .filter(|r| !r.is_empty());
+    match (from, to) {
+        (Some(from), Some(to)) => Some((from, Some(to))),
+        (Some(from), None) => Some((from, None)),
+        (None, _) => args.against.clone().map(|against| (against, None)),
+    }
+}
+
+/// `protocompat check`.
+pub fn run(args: CheckArgs) -> ExitCode {
+    let Some((against, rev)) = resolve_sides(&args) else {
+        eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
+        return ExitCode::SUCCESS;
+    };
+    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return ExitCode::SUCCESS;
+    }
+    let new_prefix = report::path_prefix(&args.root);
+    let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
+        report::path_prefix(std::path::Path::new(&against))
+    } else {
+        new_prefix.clone()
+    };
+    let options = CheckOptions {
+        root: args.root,
+        against: against.clone(),
+        new_side: match (rev, args.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: args.merge_base,
+        git_dir: args.git_dir,
+        includes: args.include,
+        paths: args.path,
+        exclude_paths: args.exclude_path,
+        config: args.config,
+        against_config: args.against_config,
+        allow_missing_imports: args.allow_missing_imports,
+    };
+    if args.fix {
+        if let Err(code) = fix::refuse_unless_on_disk(&options) {
+            return code;
+        }
+    }
+    let mut result = protocompat::check(&options);
+    if let (true, Ok(outcome)) = (args.fix, &result) {
+        match fix::run(&options, outcome, args.dry_run, &new_prefix) {
+            Err(code) => return code,
+            Ok(fix::Then::CheckAgain) => result = protocompat::check(&options),
+            Ok(fix::Then::Report) => {}
+            Ok(fix::Then::Exit) => {
+                for warning in &outcome.warnings {
+                    eprintln!("{warning:?}");
+                }
+                return fail_code(FailOn::from(args.fail_on).fails(&outcome.findings));
+            }
+        }
+    }
+    match result {
+        Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("{warning:?}");
+            }
+            let ctx = report::Context {
+                config_version: &outcome.config_version,
+                sources: Some(&outcome.sources),
+                groups: &outcome.groups,
+                stats: Some(outcome.stats),
+                style: args.display.style(),
+                against: &against,
+                new_prefix: &new_prefix,
+                old_prefix: &old_prefix,
+                link_base: args.link_base.as_deref(),
+                ignored: &outcome.ignored,
+                show_ignored: args.show_ignored,
+            };
+            let format = Format::from(args.error_format.unwrap_or(args.format));
+            print(&report::render(format, &outcome.findings, &ctx));
+            if FailOn::from(args.fail_on).fails(&outcome.findings) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(error) => {
+            for diagnostic in &error.diagnostics {
+                eprintln!("{diagnostic:?}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The command line: clap types and one module per command, each thin over the library
+//! (`protocompat::check`, the engine, the renderers).
+
+pub mod check;
+pub mod completions;
+pub mod examples;
+pub mod explain;
+pub mod fix;
+pub mod man;
+pub mod rules;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Args;
+use protocompat::report::Style;
+
+/// How text output is drawn.
+#[derive(Args)]
+pub struct DisplayArgs {
+    /// Colour: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: ColorChoice,
+    /// Draw with plain ASCII instead of Unicode box characters.
+    #[arg(long)]
+    ascii: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl DisplayArgs {
+    pub fn style(&self) -> Style {
+        use std::io::IsTerminal as _;
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+        };
+        Style {
+            color,
+            unicode: !self.ascii,
+            width: terminal_width(),
+        }
+    }
+}
+
+/// `COLUMNS`, else the terminal's width, else 100 (piped output).
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w: &usize| *w >= 40)
+        .or_else(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
+        .unwrap_or(100)
+}
+
+/// Exit 1 when findings fail the check.
+pub fn fail_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`protocompat rules | head`).
+pub fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

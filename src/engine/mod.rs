@@ -1,0 +1,176 @@
+//! What every command calls: [`analyze`] two schemas under a rule selection (the diff, the
+//! rules, then the passes), and [`load`] a schema from a snapshot.
+//!
+//! The engine knows nothing of the command line or of output formats: a second front end
+//! (an editor's language server, `audit` walking history) calls these as `check` does.
+
+mod load;
+mod modules;
+
+pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, PathFilter};
+pub use modules::{pair_modules, same_rules};
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use miette::Report;
+
+use crate::config::Selection;
+use crate::diff::Diff;
+use crate::finding::{Finding, Sink};
+use crate::model::Schema;
+use crate::passes::{self, Group, Ignored};
+use crate::rules::{self, RuleMeta, Severity};
+use crate::source::SourceText;
+
+/// The analysis could not be done; every diagnostic names the revision and path concerned.
+#[derive(Debug)]
+pub struct Error {
+    pub diagnostics: Vec<Report>,
+}
+
+impl From<Report> for Error {
+    fn from(r: Report) -> Self {
+        Error {
+            diagnostics: vec![r],
+        }
+    }
+}
+
+impl From<Vec<Report>> for Error {
+    fn from(diagnostics: Vec<Report>) -> Self {
+        Error { diagnostics }
+    }
+}
+
+/// What [`analyze`] found between two schemas. Paths are the schemas' own (relative to the
+/// module roots), except the paths of `--fix` edits, which [`Naming::shown`] gives.
+pub struct Analysis {
+    /// Findings still reported, sorted, with group keys and `--fix` edits.
+    pub findings: Vec<Finding>,
+    /// Findings silenced by `// protocompat:ignore` directives.
+    pub ignored: Vec<Ignored>,
+    /// Root causes shared by findings (`Finding.group` keys).
+    pub groups: Vec<Group>,
+    /// Problems with the directives.
+    pub warnings: Vec<Report>,
+}
+
+/// How the user knows the new side's files, for directive warnings and `--fix` edits.
+pub struct Naming<'a> {
+    /// What to call the new side (`working tree`, a revision).
+    pub new_label: &'a str,
+    /// A schema path as the user names the file (relative to ROOT).
+    pub shown: &'a dyn Fn(&str) -> String,
+}
+
+/// One side of an analysis: its whole build, the compared files and the files they import
+/// in one schema, and which of its files are imports.
+pub struct Build {
+    pub schema: Schema,
+    pub imports: HashSet<String>,
+}
+
+impl Build {
+    /// The compared files and their imports as one build.
+    pub fn whole(compared: Schema, imports: Schema) -> Build {
+        let mut schema = compared;
+        let paths = imports.files.keys().cloned().collect();
+        schema.files.extend(imports.files);
+        Build {
+            schema,
+            imports: paths,
+        }
+    }
+}
+
+/// Diffs two builds once, runs the selected rules over the diff, then the passes: findings
+/// located in imports dropped, the config's ignores, in-source ignore directives, `--fix`
+/// edits and grouping by cause.
+pub fn analyze(old: &Build, new: &Build, selection: &Selection, naming: &Naming) -> Analysis {
+    let diff = Diff::new(&old.schema, &new.schema);
+    let mut findings = run_rules(&diff, &selection.rules);
+    findings.retain(|f| !passes::located_in_imports(f, &old.imports, &new.imports));
+    let (old, new) = (&old.schema, &new.schema);
+    findings.retain(|f| !passes::ignored_by_config(f, selection, new, old));
+    let display = |path: &str| format!("{} @ {}", (naming.shown)(path), naming.new_label);
+    let applied = passes::ignore::apply(new, findings, &selection.version, &display);
+    let mut findings = applied.kept;
+    passes::fix::attach_edits(&diff, &mut findings, naming.shown);
+    let groups = passes::group::assign(&mut findings, &diff);
+    Analysis {
+        findings,
+        ignored: applied.ignored,
+        groups,
+        warnings: applied.warnings,
+    }
+}
+
+/// Runs the given rules over a diff. Findings come back sorted by new-side location, then
+/// rule id, so output is deterministic.
+pub fn run_rules(diff: &Diff, rules: &[&'static RuleMeta]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for rule in rules {
+        if let Some(check) = rule.check {
+            let mut sink = Sink::new(rule.id, &mut findings);
+            check(diff, &mut sink);
+        }
+    }
+    findings.sort_by_cached_key(Finding::sort_key);
+    findings
+}
+
+/// The text of every compared file on both sides, keyed by the path findings report, and
+/// what to call each side (`main`, `working tree`, `index`).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub old_label: String,
+    pub new_label: String,
+    pub old: HashMap<String, SourceText>,
+    pub new: HashMap<String, SourceText>,
+}
+
+/// Facts about the check shown in the text summary.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub files_checked: usize,
+    pub elapsed: Duration,
+}
+
+/// The severity a finding is reported with (its rule's default).
+pub fn severity(finding: &Finding) -> Severity {
+    rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
+}
+
+/// (errors, warnings)
+pub fn counts(findings: &[Finding]) -> (usize, usize) {
+    let errors = findings
+        .iter()
+        .filter(|f| severity(f) == Severity::Error)
+        .count();
+    (errors, findings.len() - errors)
+}
+
+/// When findings make the check fail (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FailOn {
+    /// Fail when any finding has severity error.
+    #[default]
+    Error,
+    /// Fail on any finding, warnings included.
+    Warning,
+    /// Never fail because of findings (exit 2 still reports a check that could not be done).
+    Never,
+}
+
+impl FailOn {
+    /// Whether these findings fail the check.
+    pub fn fails(self, findings: &[Finding]) -> bool {
+        let (errors, warnings) = counts(findings);
+        match self {
+            FailOn::Error => errors > 0,
+            FailOn::Warning => errors + warnings > 0,
+            FailOn::Never => false,
+        }
+    }
+}
