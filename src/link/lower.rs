@@ -10,7 +10,7 @@ use super::features::{
 use super::imports::{Unit, Visible};
 use super::resolve::{Errors, Resolved, Resolver};
 use super::symbols::{file_package, join, Symbols};
-use super::validate::{declarations, references};
+use super::validate::{declarations, proto3, references, written};
 use crate::model::*;
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
@@ -36,7 +36,7 @@ pub(super) fn lower_file(
     let mut lower = Lower {
         resolver: Resolver::new(file, visible, symbols),
         syntax: syntax.clone(),
-        errors: Vec::new(),
+        errors: written::check(ast, &syntax),
     };
     let package = file_package(ast).to_string();
     let mut out = File {
@@ -272,6 +272,13 @@ impl Lower<'_> {
             decl.extendee.span,
             &mut self.errors,
         );
+        if resolved {
+            self.errors.extend(proto3::extends_options_only(
+                &self.syntax,
+                &extendee,
+                decl.extendee.span,
+            ));
+        }
         decl.fields
             .iter()
             .map(|f| {

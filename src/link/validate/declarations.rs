@@ -30,3 +30,118 @@ pub(in crate::link) fn single_package(
 ) -> Option<(Span, String)> {
     previous.map(|_| (span, "a file can declare only one package".into()))
 }
+
+/// protoc: `Enums must contain at least one value.`
+pub(in crate::link) fn enum_has_values(decl: &ast::EnumDecl) -> Option<(Span, String)> {
+    let empty = !decl
+        .body
+        .iter()
+        .any(|item| matches!(item, ast::EnumItem::Value(_)));
+    empty.then(|| {
+        (
+            decl.name.span,
+            format!("enum `{}` must contain at least one value", decl.name.text),
+        )
+    })
+}
+
+/// protoc's parser wants a field in every oneof (`Expected type name.`).
+pub(in crate::link) fn oneof_has_fields(decl: &ast::OneofDecl) -> Option<(Span, String)> {
+    decl.fields.is_empty().then(|| {
+        (
+            decl.name.span,
+            format!("oneof `{}` must contain at least one field", decl.name.text),
+        )
+    })
+}
+
+/// protoc's parser wants a field in every `extend` block (`Expected "required", "optional",
+/// or "repeated".`).
+pub(in crate::link) fn extend_has_fields(decl: &ast::ExtendDecl) -> Option<(Span, String)> {
+    decl.fields.is_empty().then(|| {
+        (
+            decl.extendee.span,
+            format!(
+                "`extend {}` must declare at least one field",
+                decl.extendee.text
+            ),
+        )
+    })
+}
+
+/// protoc: `Map fields are not allowed in oneofs.`
+pub(in crate::link) fn no_map_in_oneof(field: &ast::FieldDecl) -> Option<(Span, String)> {
+    is_map(field).then(|| {
+        (
+            field.type_span,
+            format!("map field `{}` cannot be in a oneof", field.name.text),
+        )
+    })
+}
+
+/// protoc: `Map fields are not allowed to be extensions.`
+pub(in crate::link) fn no_map_extension(field: &ast::FieldDecl) -> Option<(Span, String)> {
+    is_map(field).then(|| {
+        (
+            field.type_span,
+            format!("extension `{}` cannot be a map", field.name.text),
+        )
+    })
+}
+
+/// protoc: `The extension sss cannot be required.`
+pub(in crate::link) fn extension_not_required(field: &ast::FieldDecl) -> Option<(Span, String)> {
+    match field.label {
+        Some((crate::syntax::Label::Required, span)) => Some((
+            span,
+            format!("extension `{}` cannot be required", field.name.text),
+        )),
+        _ => None,
+    }
+}
+
+/// protoc: `option json_name is not allowed on extension fields.` (unless it is the name
+/// protoc would derive anyway).
+pub(in crate::link) fn no_json_name_on_extension(field: &ast::FieldDecl) -> Option<(Span, String)> {
+    let default = crate::model::default_json_name(&field.name.text);
+    let option = field.options.iter().find(|o| {
+        o.canonical_name() == "json_name" && o.value.as_str() != Some(default.as_str())
+    })?;
+    Some((
+        option.span,
+        format!(
+            "extension `{}`: option `json_name` is not allowed on extensions",
+            field.name.text
+        ),
+    ))
+}
+
+/// protoc: `map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.`
+pub(in crate::link) fn no_explicit_map_entry(
+    options: &[ast::OptionDecl],
+) -> Option<(Span, String)> {
+    let option = options.iter().find(|o| o.canonical_name() == "map_entry")?;
+    Some((
+        option.span,
+        "`map_entry` cannot be set explicitly; write a `map<KeyType, ValueType>` field instead"
+            .to_string(),
+    ))
+}
+
+/// protoc: `Field name "foo" is reserved multiple times.`
+pub(in crate::link) fn reserved_names_once(names: &[&ast::Name]) -> Vec<(Span, String)> {
+    let mut errors = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].iter().any(|earlier| earlier.text == name.text) {
+            errors.push((
+                name.span,
+                format!("name `{}` is reserved more than once", name.text),
+            ));
+        }
+    }
+    errors
+}
+
+fn is_map(field: &ast::FieldDecl) -> bool {
+    matches!(field.ty, ast::TypeRef::Map { .. })
+}

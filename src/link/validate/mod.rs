@@ -5,7 +5,12 @@
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
 pub(super) mod declarations;
+mod import_list;
+mod options_twice;
+pub(super) mod proto3;
+mod ranges;
 pub(super) mod references;
+pub(super) mod written;
 
 use std::collections::{HashMap, HashSet};
 
@@ -270,6 +275,7 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
     }
     check_enum_json_names(enumeration, errors);
     let allow_alias = enumeration.options.bool("allow_alias") == Some(true);
+    errors.extend(alias_unused(enumeration, allow_alias));
     let mut numbers: HashMap<i64, &str> = HashMap::new();
     let reserved = NumberSet::of(&enumeration.reserved_ranges);
     let reserved_names = names(&enumeration.reserved_names);
@@ -301,6 +307,23 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
             ));
         }
     }
+}
+
+/// protoc: `"E" declares support for enum aliases but no enum values share field numbers.
+/// Please remove the unnecessary 'option allow_alias = true;' declaration.`
+fn alias_unused(enumeration: &Enum, allow_alias: bool) -> Option<(Span, String)> {
+    let numbers: HashSet<i64> = enumeration.values.iter().map(|v| v.number).collect();
+    if !allow_alias || numbers.len() < enumeration.values.len() {
+        return None;
+    }
+    let span = enumeration.options.get("allow_alias")?.span;
+    Some((
+        span,
+        format!(
+            "enum `{}` allows aliases but no two of its values share a number; remove `allow_alias`",
+            enumeration.full_name
+        ),
+    ))
 }
 
 fn names(reserved: &[ReservedName]) -> HashSet<&str> {
@@ -584,7 +607,10 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
         .and_then(|t| t.split_once('='))
         .map_or("", |(_, v)| v.trim());
     let ty = field.ty;
-    let problem = match (&entry.value, ty) {
+    let problem = default_placement(field)
+        .or_else(|| default_sign(ty, literal))
+        .or_else(|| default_enum_value(file, field, &entry.value));
+    let problem = problem.or_else(|| match (&entry.value, ty) {
         (OptionValue::Int(n), _) if integer_range(ty).is_some() => integer_range(ty)
             .filter(|range| !range.contains(n))
             .map(|_| {
@@ -616,25 +642,75 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
             })
         }
         (OptionValue::Float(_), FieldType::Float | FieldType::Double) => None,
+        // protoc's parser knows only the lower-case `inf` and `nan` (`Expected number.`).
         (OptionValue::Ident(v), FieldType::Float | FieldType::Double)
-            if matches!(v.to_ascii_lowercase().as_str(), "inf" | "infinity" | "nan") =>
+            if matches!(v.as_str(), "inf" | "nan") =>
         {
             None
         }
         (OptionValue::Ident(v), FieldType::Bool) if v == "true" || v == "false" => None,
         (OptionValue::String(_), FieldType::String | FieldType::Bytes) => None,
         (OptionValue::Ident(_), FieldType::Enum) => None,
-        // Message and group fields are refused elsewhere or by the parser.
-        (_, FieldType::Message | FieldType::Group) => None,
         _ => Some(format!(
             "default value {literal} does not match the type of `{}` field `{}`",
             ty.name(),
             field.name
         )),
-    };
+    });
     if let Some(problem) = problem {
         errors.push((entry.span, problem));
     }
+}
+
+/// protoc: `Repeated fields can't have default values.` (map fields are repeated too) and
+/// `Messages can't have default values.`
+fn default_placement(field: &Field) -> Option<String> {
+    if field.label == Label::Repeated {
+        Some(format!(
+            "repeated field `{}` cannot have a default value",
+            field.name
+        ))
+    } else if matches!(field.ty, FieldType::Message | FieldType::Group) {
+        Some(format!(
+            "message field `{}` cannot have a default value",
+            field.name
+        ))
+    } else {
+        None
+    }
+}
+
+/// protoc's parser: `Expected integer for field default value.` for `+5`, and `Unsigned field
+/// can't have negative default value.` even for `-0`.
+fn default_sign(ty: FieldType, literal: &str) -> Option<String> {
+    integer_range(ty)?;
+    if literal.starts_with('+') {
+        return Some(format!(
+            "default value {literal}: an integer default cannot have a `+` sign"
+        ));
+    }
+    let unsigned = matches!(
+        ty,
+        FieldType::Uint32 | FieldType::Fixed32 | FieldType::Uint64 | FieldType::Fixed64
+    );
+    (unsigned && literal.starts_with('-')).then(|| {
+        format!("default value {literal}: an unsigned field cannot have a negative default")
+    })
+}
+
+/// protoc: `Enum type "E" has no value named "C".` Checked when the enum is declared in the
+/// same file (other files' enums are not at hand here).
+fn default_enum_value(file: &File, field: &Field, value: &OptionValue) -> Option<String> {
+    let (FieldType::Enum, OptionValue::Ident(name)) = (field.ty, value) else {
+        return None;
+    };
+    let enum_name = field.type_name.as_deref()?;
+    let enumeration = file
+        .all_enums()
+        .into_iter()
+        .find(|e| e.full_name == enum_name)?;
+    (!enumeration.values.iter().any(|v| &v.name == name))
+        .then(|| format!("enum `{enum_name}` has no value named `{name}`"))
 }
 
 /// The values an integer field can hold; `None` for other types.
@@ -651,3 +727,6 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,304 @@
+//! The rules of this stage, each on its smallest input: the exact message and the text its
+//! span covers.
+
+use std::sync::Arc;
+
+use crate::link::{build_schema, NoImports, SourceFile};
+
+/// (message, spanned text) of every error building `files`; empty when the build succeeds.
+fn errors(files: &[(&str, &str)]) -> Vec<(String, String)> {
+    let sources = files
+        .iter()
+        .map(|(path, text)| SourceFile {
+            path: (*path).into(),
+            display_name: (*path).into(),
+            text: Arc::from(*text),
+        })
+        .collect();
+    let Err(error) = build_schema(sources, &NoImports) else {
+        return Vec::new();
+    };
+    error
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let label = d.labels().and_then(|mut l| l.next());
+            let text = label.map_or(String::new(), |label| {
+                let name = d
+                    .source_code()
+                    .and_then(|source| source.read_span(label.inner(), 0, 0).ok())
+                    .and_then(|contents| contents.name().map(str::to_string));
+                let file = files
+                    .iter()
+                    .find(|(path, _)| name.as_deref() == Some(*path))
+                    .map_or("", |(_, text)| text);
+                file.get(label.offset()..label.offset() + label.len())
+                    .unwrap_or("")
+                    .to_string()
+            });
+            (d.to_string(), text)
+        })
+        .collect()
+}
+
+fn one_file(text: &str) -> Vec<(String, String)> {
+    errors(&[("a.proto", text)])
+}
+
+fn error(message: &str, spanned: &str) -> Vec<(String, String)> {
+    vec![(message.to_string(), spanned.to_string())]
+}
+
+#[test]
+fn a_builtin_option_set_twice() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\noption go_package = \"b\";\noption go_package = \"a\";\n"),
+        error("option `go_package` is already set", "go_package")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { optional int32 a = 1 [default = 1, default = 2]; }\n"),
+        error("option `default` is already set", "default")
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features.field_presence = IMPLICIT;\noption features.field_presence = EXPLICIT;\n"),
+        error("option `features.field_presence` is already set", "features.field_presence")
+    );
+}
+
+#[test]
+fn repeated_builtin_options_may_be_set_twice() {
+    let text = "syntax = \"proto2\";\nmessage M {\n  extensions 4 to 5 [\n    declaration = { number: 4, full_name: \".x\", type: \"int32\" },\n    declaration = { number: 5, full_name: \".y\", type: \"int32\" }\n  ];\n}\n";
+    assert_eq!(one_file(text), Vec::new());
+}
+
+#[test]
+fn proto3_restrictions() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { required int32 a = 1; }\n"),
+        error(
+            "field `a`: required fields are not allowed in proto3",
+            "required"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { optional group G = 1 {} }\n"),
+        error("groups are not supported in proto3", "group")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { extensions 1 to 10; }\n"),
+        error(
+            "extension ranges are not allowed in proto3",
+            "extensions 1 to 10;"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\n"),
+            ("b.proto", "syntax = \"proto3\";\nimport \"a.proto\";\nextend M { int32 b = 1; }\n"),
+        ]),
+        error(
+            "`M` cannot be extended in proto3: extensions in proto3 are only allowed for defining options",
+            "M"
+        )
+    );
+}
+
+#[test]
+fn proto3_may_extend_the_options_messages() {
+    let text = "syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FieldOptions { int32 my_option = 50000; }\n";
+    assert_eq!(one_file(text), Vec::new());
+}
+
+#[test]
+fn range_bounds_order_and_overlaps() {
+    let message = |body: &str| one_file(&format!("syntax = \"proto2\";\nmessage M {{ {body} }}\n"));
+    assert_eq!(
+        message("reserved 10 to 1;"),
+        error(
+            "reserved range 10 to 1: the end must not be less than the start",
+            "10 to 1"
+        )
+    );
+    assert_eq!(
+        message("extensions 0 to 10;"),
+        error(
+            "extension range 0 to 10: numbers must be positive",
+            "0 to 10"
+        )
+    );
+    assert_eq!(
+        message("extensions 5 to 536870912;"),
+        error(
+            "extension range 5 to 536870912: extension numbers cannot be greater than 536870911",
+            "5 to 536870912"
+        )
+    );
+    assert_eq!(
+        message("reserved 1 to 10; reserved 5;"),
+        error(
+            "reserved range 5 to 5 overlaps with an earlier range 1 to 10",
+            "5"
+        )
+    );
+    assert_eq!(
+        message("reserved 1 to 10; extensions 10 to 12;"),
+        error(
+            "extension range 10 to 12 overlaps with reserved range 1 to 10",
+            "10 to 12"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E { E_ZERO = 0; reserved 2147483648; }\n"),
+        error("range bound is out of range for int32", "2147483648")
+    );
+}
+
+#[test]
+fn message_sets_and_negative_enum_ranges_are_valid() {
+    let text = "syntax = \"proto2\";\nmessage S { option message_set_wire_format = true; extensions 4 to 2147483646; }\nenum E { E_ZERO = 0; reserved -5 to -1, 5 to max; }\nmessage M { reserved 1 to 5, 7; extensions 100 to max; }\n";
+    assert_eq!(one_file(text), Vec::new());
+}
+
+#[test]
+fn empty_declarations() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E {}\n"),
+        error("enum `E` must contain at least one value", "E")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { oneof o {} }\n"),
+        error("oneof `o` must contain at least one field", "o")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M {}\n"),
+        error("`extend M` must declare at least one field", "M")
+    );
+}
+
+#[test]
+fn maps_where_protoc_refuses_them() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { oneof o { map<string, int32> m = 1; } }\n"),
+        error("map field `m` cannot be in a oneof", "map<string, int32>")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M { map<string, int32> m = 1; }\n"),
+        error("extension `m` cannot be a map", "map<string, int32>")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { option map_entry = true; }\n"),
+        error(
+            "`map_entry` cannot be set explicitly; write a `map<KeyType, ValueType>` field instead",
+            "option map_entry = true;"
+        )
+    );
+}
+
+#[test]
+fn extension_field_rules() {
+    let extend = |field: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nmessage M {{ extensions 1 to 10; }}\nextend M {{ {field} }}\n"
+        ))
+    };
+    assert_eq!(
+        extend("required int32 x = 1;"),
+        error("extension `x` cannot be required", "required")
+    );
+    assert_eq!(
+        extend("optional int32 x = 1 [json_name = \"y\"];"),
+        error(
+            "extension `x`: option `json_name` is not allowed on extensions",
+            "json_name = \"y\""
+        )
+    );
+    assert_eq!(
+        extend("optional int32 foo_bar = 1 [json_name = \"fooBar\"];"),
+        Vec::new()
+    );
+}
+
+#[test]
+fn names_reserved_twice_and_files_imported_twice() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M { reserved \"a\", \"b\"; reserved \"a\"; }\n"),
+        error("name `a` is reserved more than once", "\"a\"")
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "syntax = \"proto3\";\n"),
+            (
+                "b.proto",
+                "syntax = \"proto3\";\nimport \"a.proto\";\nimport \"a.proto\";\n"
+            ),
+        ]),
+        error("\"a.proto\" is imported more than once", "\"a.proto\"")
+    );
+}
+
+#[test]
+fn defaults_where_protoc_refuses_them() {
+    let message = |body: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nenum E {{ A = 0; B = 1; }}\nmessage N {{}}\nmessage M {{ {body} }}\n"
+        ))
+    };
+    assert_eq!(
+        message("repeated int32 a = 1 [default = 1];"),
+        error(
+            "repeated field `a` cannot have a default value",
+            "default = 1"
+        )
+    );
+    assert_eq!(
+        message("optional N n = 1 [default = 1];"),
+        error(
+            "message field `n` cannot have a default value",
+            "default = 1"
+        )
+    );
+    assert_eq!(
+        message("optional int32 a = 1 [default = +5];"),
+        error(
+            "default value +5: an integer default cannot have a `+` sign",
+            "default = +5"
+        )
+    );
+    assert_eq!(
+        message("optional uint32 a = 1 [default = -0];"),
+        error(
+            "default value -0: an unsigned field cannot have a negative default",
+            "default = -0"
+        )
+    );
+    assert_eq!(
+        message("optional E e = 1 [default = C];"),
+        error("enum `E` has no value named `C`", "default = C")
+    );
+    assert_eq!(
+        message("optional double d = 1 [default = infinity];"),
+        error(
+            "default value infinity does not match the type of `double` field `d`",
+            "default = infinity"
+        )
+    );
+    assert_eq!(
+        message("optional double d = 1 [default = -inf]; optional float f = 2 [default = nan]; optional E e = 3 [default = B];"),
+        Vec::new()
+    );
+}
+
+#[test]
+fn allow_alias_without_aliases() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 1; }\n"),
+        error(
+            "enum `E` allows aliases but no two of its values share a number; remove `allow_alias`",
+            "option allow_alias = true;"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 0; }\n"),
+        Vec::new()
+    );
+}
