@@ -84,6 +84,11 @@ pub struct CheckArgs {
     /// our `short`), as are ours.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
     error_format: Option<FormatArg>,
+    /// Also judge the new side against the whole history of the --against revision: a number
+    /// or name deleted there long ago and used again now fails although --against no longer
+    /// has it. Needs the full history (a shallow clone is an error).
+    #[arg(long)]
+    history: bool,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -172,8 +177,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         }
     }
+    let history_options = args.history.then(|| protocompat::history::AuditOptions {
+        root: options.root.clone(),
+        git_dir: options.git_dir.clone(),
+        rev: against.clone(),
+        paths: options.paths.clone(),
+        exclude_paths: options.exclude_paths.clone(),
+        cache: true,
+        ..Default::default()
+    });
     match result {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if let Some(opts) = history_options {
+                if let Err(code) = super::audit::add_history_findings(&opts, &mut outcome) {
+                    return code;
+                }
+            }
             for warning in &outcome.warnings {
                 eprintln!("{warning:?}");
             }

@@ -100,6 +100,10 @@ pub fn run(ledger: &Ledger, commits: &[CommitInfo]) -> Vec<HistoryFinding> {
 
 /// `1a2b3c4d5e (2024-03-01)`.
 pub fn cite(c: &CommitInfo) -> String {
+    if c.oid.is_zero() {
+        // Not a commit: the new side of `check --history`.
+        return c.subject.clone();
+    }
     format!("{} ({})", c.short(), c.date())
 }
 
