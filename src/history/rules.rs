@@ -359,7 +359,7 @@ fn deleted_not_reserved(
                 cite(deleted),
             ),
             help: format!(
-                "add {} to {} \"{element}\" (`protocompat audit --fix` writes it)",
+                "add {} to {} \"{element}\"",
                 statements.join(" and "),
                 kind.name()
             ),
