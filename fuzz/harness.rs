@@ -16,7 +16,8 @@ use std::sync::Arc;
 use protocompat::config::Config;
 use protocompat::diff::Diff;
 use protocompat::finding::{Edit, Finding, Location};
-use protocompat::model::{self, ImportResolver, Schema, SourceFile, Span};
+use protocompat::link::{self, ImportResolver, SourceFile};
+use protocompat::model::{Schema, Span};
 use protocompat::{engine, parse, passes, report, rules, source};
 
 /// Inputs larger than this are skipped: libFuzzer's default cap is 4 KiB and the large-input
@@ -278,7 +279,7 @@ fn build(files: Vec<SourceFile>, includes: &HashMap<String, SourceFile>) -> Opti
         .iter()
         .map(|f| (f.path.clone(), f.text.clone()))
         .collect();
-    match model::build_schema(files, &MapResolver(includes)) {
+    match link::build_schema(files, &MapResolver(includes)) {
         Ok(out) => {
             for warning in out.unresolved_imports.into_iter().take(RENDERED) {
                 render(&miette::Report::new(warning));

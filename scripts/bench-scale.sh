@@ -14,7 +14,13 @@ n=${1:-100000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/protocompat-scale}
 protocompat=${PROTOCOMPAT:-$here/target/release/protocompat}
-[[ -x $protocompat ]] || (cd "$here" && cargo build --release)
+if [[ ! -x $protocompat ]]; then
+  # target/profiling/ is the release build with symbols, for perf (Cargo.toml).
+  case $protocompat in
+    */target/profiling/*) (cd "$here" && cargo build --profile profiling) ;;
+    *) (cd "$here" && cargo build --release) ;;
+  esac
+fi
 
 rm -rf "$dir" && mkdir -p "$dir"
 mapfile -t cases < <(python3 "$here/scripts/gen_scale_cases.py" "$dir" "$n")

@@ -8,7 +8,8 @@
 # Environment: BENCH_USE (rule ids or categories for new/buf.yaml, comma-separated; default
 # FILE), BENCH_DIR (default /tmp/protocompat-bench), BUF (path to a buf binary; default
 # the npm-installed buf 1.75.0 under /tmp/peer, skipped when absent), PROTOCOMPAT (default
-# target/release/protocompat, built when missing).
+# target/release/protocompat, built when missing; target/profiling/protocompat is the
+# same build with symbols, for perf).
 #
 # Not run in CI: it takes minutes and its numbers depend on the machine.
 set -euo pipefail
@@ -21,7 +22,11 @@ buf=${BUF:-/tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf}
 protocompat=${PROTOCOMPAT:-$here/target/release/protocompat}
 
 if [[ ! -x $protocompat ]]; then
-  (cd "$here" && cargo build --release)
+  # target/profiling/ is the release build with symbols, for perf (Cargo.toml).
+  case $protocompat in
+    */target/profiling/*) (cd "$here" && cargo build --profile profiling) ;;
+    *) (cd "$here" && cargo build --release) ;;
+  esac
 fi
 
 python3 "$here/scripts/gen_bench_tree.py" "$dir" --files "$files" --changes "$changes" \

@@ -4,14 +4,13 @@
 # `crate::x::` path, tests included) and fails when it has a cycle.
 #
 # Usage: scripts/deps.sh [--graph]   (--graph also prints every edge)
-# Left out: `compare` (a temporary shim re-exporting diff and finding) and `test_support`
-# (cfg(test) helpers for unit tests).
+# Left out: `test_support` (cfg(test) helpers for unit tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - "$@" <<'PY'
 import os, re, sys
-# Not pipeline stages: the temporary `compare` shim, and the crate-wide unit-test support.
-SHIMS = {"compare", "test_support"}
+# Not a pipeline stage: the crate-wide unit-test support.
+SHIMS = {"test_support"}
 src = "src"
 modules = {}
 for entry in sorted(os.listdir(src)):

@@ -118,9 +118,28 @@ def proto_pathspecs(repo):
 
 
 def commits_to_replay(repo, limit):
-    out = git(repo.git_dir, "log", "--no-merges", "--format=%H", f"-{limit}", "--",
-              *proto_pathspecs(repo))
-    return out.split()
+    """The newest `limit` commits that changed a .proto file the layout holds (a module's,
+    not excluded), read from one streamed `git log --name-only`."""
+    log = subprocess.Popen(["git", "--git-dir", repo.git_dir, "log", "--no-merges",
+                            "--name-only", "--format=%x00%H", "--", *proto_pathspecs(repo)],
+                           stdout=subprocess.PIPE, text=True)
+    commits, current, relevant = [], None, False
+    for line in log.stdout:
+        line = line.rstrip("\n")
+        if line.startswith("\0"):
+            if current and relevant:
+                commits.append(current)
+                if len(commits) == limit:
+                    break
+            current, relevant = line[1:], False
+        elif line and repo.in_layout(line):
+            relevant = True
+    else:
+        if current and relevant and len(commits) < limit:
+            commits.append(current)
+    log.kill()
+    log.wait()
+    return commits
 
 
 def has_path(git_dir, rev, path):

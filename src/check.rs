@@ -208,8 +208,8 @@ fn check_module(
 
     let shown = |path: &str| external(path, &new_files.external).to_string();
     let analysis = engine::analyze(
-        &old_built.schema,
-        &new_built.schema,
+        &engine::Build::whole(old_built.schema, old_built.imports),
+        &engine::Build::whole(new_built.schema, new_built.imports),
         selection,
         &Naming {
             new_label: new.label(),

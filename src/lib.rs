@@ -12,7 +12,6 @@
 #![forbid(unsafe_code)]
 
 mod check;
-pub mod compare;
 pub mod config;
 pub mod diff;
 pub mod engine;

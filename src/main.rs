@@ -48,12 +48,13 @@ enum Command {
 fn main() -> ExitCode {
     // Long paths and messages stay on one line so they can be searched and copied.
     miette::set_hook(Box::new(|_| {
-        Box::new(
+        // SafeHandler: a label past column 65,535 would make miette panic.
+        Box::new(protocompat::report::SafeHandler(
             miette::MietteHandlerOpts::new()
                 .wrap_lines(false)
                 .width(200)
                 .build(),
-        )
+        ))
     }))
     .ok();
     let cli = Cli::parse();

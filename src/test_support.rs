@@ -1,12 +1,14 @@
 //! Test support shared by the crate's unit tests: schemas from in-memory files, and one rule
 //! run over two of them.
 
+use crate::diff::Diff;
+use crate::finding::Finding;
 use crate::rules::RuleId;
 
 /// Builds a schema from in-memory `(path, text)` files, panicking if it does not
 /// build (test inputs are meant to be valid).
 pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema {
-    use crate::model::{build_schema, NoImports, SourceFile};
+    use crate::link::{build_schema, NoImports, SourceFile};
     let sources = files
         .iter()
         .map(|(path, text)| SourceFile {
@@ -21,6 +23,16 @@ pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema 
     }
 }
 
+/// Runs one rule over two in-memory revisions and returns its full findings, in output order.
+pub(crate) fn rule_findings(
+    rule: RuleId,
+    old: &[(&str, &str)],
+    new: &[(&str, &str)],
+) -> Vec<Finding> {
+    let (old, new) = (build_test_schema(old), build_test_schema(new));
+    crate::engine::run_rules(&Diff::new(&old, &new), &[rule.meta()])
+}
+
 /// Runs one rule over two in-memory revisions and returns
 /// `(path, "line:col-line:col", message)` per finding, in output order.
 pub(crate) fn run_rule(
@@ -28,22 +40,18 @@ pub(crate) fn run_rule(
     old: &[(&str, &str)],
     new: &[(&str, &str)],
 ) -> Vec<(String, String, String)> {
-    crate::compare::run(
-        &build_test_schema(old),
-        &build_test_schema(new),
-        &[rule.meta()],
-    )
-    .into_iter()
-    .map(|f| match f.location {
-        Some(l) => (
-            l.path,
-            format!(
-                "{}:{}-{}:{}",
-                l.start_line, l.start_column, l.end_line, l.end_column
+    rule_findings(rule, old, new)
+        .into_iter()
+        .map(|f| match f.location {
+            Some(l) => (
+                l.path,
+                format!(
+                    "{}:{}-{}:{}",
+                    l.start_line, l.start_column, l.end_line, l.end_column
+                ),
+                f.message,
             ),
-            f.message,
-        ),
-        None => (String::new(), String::new(), f.message),
-    })
-    .collect()
+            None => (String::new(), String::new(), f.message),
+        })
+        .collect()
 }

@@ -6,7 +6,7 @@ mod support;
 use support::corpus;
 
 use corpus::{side_sources, sides, CORPUS};
-use protocompat::model::{build_schema, NoImports};
+use protocompat::link::{build_schema, NoImports};
 
 #[test]
 fn every_corpus_file_builds_without_errors() {

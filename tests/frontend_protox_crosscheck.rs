@@ -2,7 +2,7 @@
 //!
 //! How it works: every `.proto` file of buf's conformance corpus (and of this test's own
 //! samples) that is proto2 or proto3 is parsed by `protox_parse::parse` (which yields an
-//! unresolved `FileDescriptorProto`) and built by our `model::build_schema` together with the
+//! unresolved `FileDescriptorProto`) and built by our `link::build_schema` together with the
 //! other files of its side (so names resolve). The two are then walked in parallel and must
 //! agree on:
 //! - package; the names and order of top-level and nested messages (including the synthesized
@@ -24,7 +24,8 @@
 use std::path::Path;
 
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
-use protocompat::model::{self, build_schema, NoImports};
+use protocompat::link::{self, build_schema, NoImports};
+use protocompat::model;
 
 mod support;
 use support::corpus;
@@ -249,7 +250,7 @@ impl Check<'_> {
 }
 
 /// Checks every proto2/proto3 file of one set of sources; returns how many were compared.
-fn cross_check(sources: Vec<model::SourceFile>, problems: &mut Vec<String>) -> usize {
+fn cross_check(sources: Vec<link::SourceFile>, problems: &mut Vec<String>) -> usize {
     let texts: Vec<_> = sources
         .iter()
         .map(|s| (s.path.clone(), s.display_name.clone(), s.text.clone()))
@@ -331,7 +332,7 @@ message C {
 "#;
     let sources = [("s.proto", sample), ("p3.proto", proto3)]
         .iter()
-        .map(|(p, t)| model::SourceFile {
+        .map(|(p, t)| link::SourceFile {
             path: p.to_string(),
             display_name: p.to_string(),
             text: std::sync::Arc::from(*t),
@@ -443,7 +444,7 @@ fn agrees_with_protox_parse_on_generated_files() {
         generator
             .out
             .push_str("service S { rpc R (M0) returns (stream M1); }\n");
-        let source = model::SourceFile {
+        let source = link::SourceFile {
             path: format!("gen{seed}.proto"),
             display_name: format!("gen{seed}.proto"),
             text: std::sync::Arc::from(generator.out.as_str()),

@@ -16,7 +16,8 @@ use proptest::prelude::*;
 use protocompat::config::Config;
 use protocompat::diff::Diff;
 use protocompat::engine;
-use protocompat::model::{build_schema, NoImports, Schema, SourceFile};
+use protocompat::link::{build_schema, NoImports, SourceFile};
+use protocompat::model::Schema;
 use protocompat::rules::RuleMeta;
 
 const CONFIG: &str = "version: v1\nbreaking:\n  use: [FILE, PACKAGE, WIRE_JSON, WIRE]\n";

@@ -1,7 +1,8 @@
 //! Pairing and the one-sided lists on small schemas.
 
 use super::Diff;
-use crate::model::{build_schema, NoImports, Schema, SourceFile};
+use crate::link::{build_schema, NoImports, SourceFile};
+use crate::model::Schema;
 
 fn schema(files: &[(&str, &str)]) -> Schema {
     let sources = files

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::Error;
 use crate::config::Layout;
-use crate::model::{self, BuildOutput, MissingImport, SourceFile};
+use crate::link::{self, BuildOutput, MissingImport, SourceFile};
 use crate::source::{is_within, normalize, shown, SearchRoot, Snapshot, TreeResolver};
 
 /// Which files of ROOT are compared: under one of `paths` (all when empty) and under none
@@ -42,7 +42,7 @@ pub fn load(
 
 /// Builds the schema of collected files.
 pub fn build(files: &Collected) -> Result<BuildOutput, Error> {
-    model::build_schema(files.files.clone(), &files.resolver).map_err(|e| Error {
+    link::build_schema(files.files.clone(), &files.resolver).map_err(|e| Error {
         diagnostics: e.diagnostics,
     })
 }

@@ -10,7 +10,7 @@ mod modules;
 pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, PathFilter};
 pub use modules::{pair_modules, same_rules};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use miette::Report;
@@ -64,11 +64,34 @@ pub struct Naming<'a> {
     pub shown: &'a dyn Fn(&str) -> String,
 }
 
-/// Diffs two schemas once, runs the selected rules over the diff, then the passes: the
-/// config's ignores, in-source ignore directives, `--fix` edits and grouping by cause.
-pub fn analyze(old: &Schema, new: &Schema, selection: &Selection, naming: &Naming) -> Analysis {
-    let diff = Diff::new(old, new);
+/// One side of an analysis: its whole build, the compared files and the files they import
+/// in one schema, and which of its files are imports.
+pub struct Build {
+    pub schema: Schema,
+    pub imports: HashSet<String>,
+}
+
+impl Build {
+    /// The compared files and their imports as one build.
+    pub fn whole(compared: Schema, imports: Schema) -> Build {
+        let mut schema = compared;
+        let paths = imports.files.keys().cloned().collect();
+        schema.files.extend(imports.files);
+        Build {
+            schema,
+            imports: paths,
+        }
+    }
+}
+
+/// Diffs two builds once, runs the selected rules over the diff, then the passes: findings
+/// located in imports dropped, the config's ignores, in-source ignore directives, `--fix`
+/// edits and grouping by cause.
+pub fn analyze(old: &Build, new: &Build, selection: &Selection, naming: &Naming) -> Analysis {
+    let diff = Diff::new(&old.schema, &new.schema);
     let mut findings = run_rules(&diff, &selection.rules);
+    findings.retain(|f| !passes::located_in_imports(f, &old.imports, &new.imports));
+    let (old, new) = (&old.schema, &new.schema);
     findings.retain(|f| !passes::ignored_by_config(f, selection, new, old));
     let display = |path: &str| format!("{} @ {}", (naming.shown)(path), naming.new_label);
     let applied = passes::ignore::apply(new, findings, &selection.version, &display);

@@ -17,6 +17,10 @@ use crate::parse::{self, ParsedFile};
 pub struct BuildOutput {
     /// Only the compared files, keyed by path.
     pub schema: Schema,
+    /// The files the compared ones import (directly or not), lowered the same way: buf
+    /// compares every file of the two builds and drops only the findings located in
+    /// imports, so a file that left the compared set but is still imported is not deleted.
+    pub imports: Schema,
     /// Imports found nowhere. The schema was built anyway, with names from the missing files
     /// kept as written; the caller decides whether that is good enough (by default the check
     /// refuses: it could not see those types).
@@ -99,34 +103,41 @@ pub fn build_schema(
     }
     report_all(&units, errors, &mut diagnostics);
 
-    // Lower the compared files, each consuming its unit so that its syntax tree is freed as
-    // soon as it is lowered (the trees of all files at once would double the peak memory).
-    // Visibility is computed first: it reads the import lists of every unit.
-    let visible: Vec<Visible> = (0..compared).map(|i| visible_files(&units, i)).collect();
-    let compared_units: Vec<Unit> = units.drain(..compared).collect();
-    drop(units);
-    let results: Vec<_> = compared_units
+    // Lower every file, imports too, each consuming its unit so that its syntax tree is
+    // freed as soon as it is lowered (the trees of all files at once would double the peak
+    // memory). Visibility is computed first: it reads the import lists of every unit. Only
+    // the compared files are validated (an import's own problems are its owner's).
+    let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
+    let results: Vec<_> = units
         .into_par_iter()
         .zip(visible)
         .enumerate()
         .map(|(index, (unit, visible))| {
             let (file, mut errors) = lower_file(&unit, index, &visible, &symbols);
-            errors.extend(super::validate::validate(&file));
-            (file, errors, unit.source)
+            if index < compared {
+                errors.extend(super::validate::validate(&file));
+            }
+            (index < compared, file, errors, unit.source)
         })
         .collect();
-    let mut schema = Schema::default();
-    for (file, errors, source) in results {
+    let (mut schema, mut imports) = (Schema::default(), Schema::default());
+    for (is_compared, file, errors, source) in results {
         for (span, message) in errors {
             diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
         }
-        schema.files.insert(file.path.clone(), file);
+        let side = if is_compared {
+            &mut schema
+        } else {
+            &mut imports
+        };
+        side.files.insert(file.path.clone(), file);
     }
     if !diagnostics.is_empty() {
         return Err(BuildError { diagnostics });
     }
     Ok(BuildOutput {
         schema,
+        imports,
         unresolved_imports,
     })
 }

@@ -18,6 +18,8 @@ mod wkt;
 pub use build::{build_schema, BuildError, BuildOutput};
 pub use imports::MissingImport;
 pub use input::{ImportResolver, NoImports, SourceFile};
+/// The import paths resolved from the well-known types bundled in the binary.
+pub use wkt::BUNDLED as BUNDLED_WELL_KNOWN_TYPES;
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,10 @@
 //! The well-known types and feature definitions bundled in the binary, so imports of
-//! `google/protobuf/*.proto` resolve without include roots. Texts come unmodified from the
-//! protobuf 27.1 sources (BSD-3-Clause, license header kept in each file; see
-//! `wkt/LICENSE-protobuf`). `go_features.proto` is a minimal stand-in written here: it only
-//! declares what is needed for `(pb.go)` options to resolve as an import.
+//! `google/protobuf/*.proto` resolve without include roots: the set protoc's include
+//! directory ships. Texts come unmodified from the protobuf v36.0 release (tag v36.0, commit
+//! 3f17acbf7ffb; BSD-3-Clause, license header kept in each file; see `wkt/LICENSE-protobuf`):
+//! `src/google/protobuf/`, except `java_features.proto`
+//! (`java/core/src/main/resources/google/protobuf/`) and `go_features.proto`
+//! (`go/google/protobuf/`).
 
 /// The bundled text of `google/protobuf/<name>.proto`, if we have it.
 pub fn bundled(path: &str) -> Option<&'static str> {
@@ -29,34 +31,108 @@ pub fn bundled(path: &str) -> Option<&'static str> {
         "google/protobuf/go_features.proto" => {
             include_str!("wkt/google/protobuf/go_features.proto")
         }
+        "google/protobuf/compiler/plugin.proto" => {
+            include_str!("wkt/google/protobuf/compiler/plugin.proto")
+        }
         _ => return None,
     })
 }
 
+/// Every bundled path, in the order of [`bundled`].
+pub const BUNDLED: &[&str] = &[
+    "google/protobuf/any.proto",
+    "google/protobuf/api.proto",
+    "google/protobuf/descriptor.proto",
+    "google/protobuf/duration.proto",
+    "google/protobuf/empty.proto",
+    "google/protobuf/field_mask.proto",
+    "google/protobuf/source_context.proto",
+    "google/protobuf/struct.proto",
+    "google/protobuf/timestamp.proto",
+    "google/protobuf/type.proto",
+    "google/protobuf/wrappers.proto",
+    "google/protobuf/cpp_features.proto",
+    "google/protobuf/java_features.proto",
+    "google/protobuf/go_features.proto",
+    "google/protobuf/compiler/plugin.proto",
+];
+
 #[cfg(test)]
 mod tests {
+    use super::{bundled, BUNDLED};
+    use crate::link::{build_schema, NoImports, SourceFile};
+
+    /// The bundled set is exactly the files under `wkt/` (so adding one there without
+    /// listing it, or the reverse, fails), and each one parses.
     #[test]
-    fn every_bundled_file_parses() {
-        for name in [
-            "any",
-            "api",
-            "descriptor",
-            "duration",
-            "empty",
-            "field_mask",
-            "source_context",
-            "struct",
-            "timestamp",
-            "type",
-            "wrappers",
-            "cpp_features",
-            "java_features",
-            "go_features",
-        ] {
-            let path = format!("google/protobuf/{name}.proto");
-            let text = super::bundled(&path).expect("bundled");
+    fn the_bundled_set_is_the_wkt_folder_and_every_file_parses() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/link/wkt");
+        let mut on_disk = Vec::new();
+        let mut dirs = vec![root.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "proto") {
+                    let relative = path.strip_prefix(&root).unwrap();
+                    on_disk.push(relative.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        on_disk.sort();
+        let mut listed: Vec<String> = BUNDLED.iter().map(|p| p.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, on_disk);
+        assert_eq!(
+            listed,
+            [
+                "google/protobuf/any.proto",
+                "google/protobuf/api.proto",
+                "google/protobuf/compiler/plugin.proto",
+                "google/protobuf/cpp_features.proto",
+                "google/protobuf/descriptor.proto",
+                "google/protobuf/duration.proto",
+                "google/protobuf/empty.proto",
+                "google/protobuf/field_mask.proto",
+                "google/protobuf/go_features.proto",
+                "google/protobuf/java_features.proto",
+                "google/protobuf/source_context.proto",
+                "google/protobuf/struct.proto",
+                "google/protobuf/timestamp.proto",
+                "google/protobuf/type.proto",
+                "google/protobuf/wrappers.proto",
+            ]
+        );
+        for path in BUNDLED {
+            let text = bundled(path).expect("bundled");
             let parsed = crate::parse::parse(text);
             assert!(parsed.errors.is_empty(), "{path}: {:?}", parsed.errors);
         }
+    }
+
+    /// Each bundled file also links: built as a compared file, with its imports bundled.
+    #[test]
+    fn every_bundled_file_links() {
+        for path in BUNDLED {
+            let source = SourceFile {
+                path: path.to_string(),
+                display_name: path.to_string(),
+                text: std::sync::Arc::from(bundled(path).unwrap()),
+            };
+            if let Err(e) = build_schema(vec![source], &NoImports) {
+                panic!("{path}: {:?}", e.diagnostics);
+            }
+        }
+    }
+
+    /// The protobuf release is v36.0: descriptor.proto has edition 2024's features and the
+    /// extension ranges for language features on every options message.
+    #[test]
+    fn descriptor_proto_is_the_v36_release() {
+        let text = bundled("google/protobuf/descriptor.proto").unwrap();
+        assert!(text.contains("optional EnforceNamingStyle enforce_naming_style = 7"));
+        assert!(text.contains("default_symbol_visibility"));
+        assert_eq!(text.matches("extensions 990 to 998").count(), 9);
     }
 }

@@ -5,8 +5,7 @@
 //! buf's rules are defined on descriptors. Unlike descriptors, every element keeps the byte
 //! span of each piece a rule may point at (the equivalent of protoc's SourceCodeInfo paths).
 //!
-//! This module holds only the types and depends only on `syntax` (the one exception is the
-//! transitional re-export of the linker's entry points below); `crate::link` builds them
+//! This module holds only the types and depends only on `syntax`; `crate::link` builds them
 //! from parsed files.
 
 mod naming;
@@ -16,11 +15,6 @@ pub use naming::{default_json_name, map_entry_name};
 pub use position::{line_col, LineIndex};
 // The syntax types the model keeps as written (spans, labels, scalar types, option values).
 pub use crate::syntax::{FieldType, Label, OptionValue, Span};
-// Transitional: the linker's entry points under their former paths, so that code outside the
-// front end keeps compiling while it moves to `crate::link`. Delete once nothing uses them.
-pub use crate::link::{
-    build_schema, BuildError, BuildOutput, ImportResolver, MissingImport, NoImports, SourceFile,
-};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use crate::diff::{Diff, FieldPair, Index, Pair};
 use crate::finding::{Finding, Location};
 use crate::model::{Enum, File, Message, Service, Span};
-use crate::rules::util::reserved_name_literal;
+use crate::rules::reserved::reserved_name_literal;
 
 /// A recognised root cause.
 #[derive(Debug, Clone)]

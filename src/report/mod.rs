@@ -5,6 +5,7 @@ mod github;
 mod gitlab;
 mod json;
 mod junit;
+mod long_lines;
 mod markdown;
 mod msvs;
 mod sarif;
@@ -17,6 +18,8 @@ use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};
 use crate::rules;
 pub use crate::source::SourceText;
+
+pub use long_lines::SafeHandler;
 
 /// The output formats (the CLI maps its `--format` values onto these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -289,7 +289,7 @@ fn at(f: &Finding, ctx: &Context) -> String {
 
 fn emit(out: &mut String, handler: &GraphicalReportHandler, part: &Part) {
     let mut rendered = String::new();
-    if handler.render_report(&mut rendered, part).is_err() {
+    if super::long_lines::render(handler, &mut rendered, part).is_err() {
         // Rendering into a String only fails on a broken Display impl; fall back to one line.
         rendered = format!("{}: {}\n", part.code.as_deref().unwrap_or(""), part.message);
     }

@@ -2,6 +2,7 @@
 //! snapshots: `crate::history` runs them. In a two-revision check they find nothing, so
 //! selecting them there changes nothing.
 
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 
 pub(super) fn nothing(_: &Ctx, _: &mut Sink) {}

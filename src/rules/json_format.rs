@@ -1,7 +1,8 @@
 //! The `json_format` feature check shared by MESSAGE_SAME_JSON_FORMAT and
 //! ENUM_SAME_JSON_FORMAT.
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::{Features, JsonFormat, Span};
 use crate::rules::quote::quote;
 

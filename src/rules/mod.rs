@@ -24,9 +24,10 @@ mod json_format;
 mod nested;
 mod pairs;
 mod quote;
-mod reserved;
+pub(crate) mod reserved;
 
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 
 pub use id::{RuleId, UnknownRuleId};
 pub use pairs::{
@@ -35,14 +36,6 @@ pub use pairs::{
 
 /// How the generated registry runs one rule over a schema pair.
 pub type Handler = fn(&Ctx, &mut Sink);
-
-/// Transitional: the paths grouping and `--fix` (and their tests) import today, until they
-/// move to the new module layout.
-pub mod util {
-    pub use super::reserved::{reserved_name_literal, Reservations};
-    #[cfg(test)]
-    pub(crate) use crate::test_support::build_test_schema;
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

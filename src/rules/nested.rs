@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::pairs::FilePair;
 use super::quote::quote;
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::{Enum, Field, File, Message, Span};
 
 /// Messages of a file keyed by their name relative to the package (`Outer.Inner`), which is

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::field::FieldSide;
 use super::reserved::Reservations;
-use crate::compare::{Ctx, EnumValuePair, Index, MethodPair, Pair, Sink};
+use crate::diff::{Ctx, EnumValuePair, Index, MethodPair, Pair};
+use crate::finding::Sink;
 use crate::model::{Enum, File, Message, Method, Oneof, Service, Span};
 
 /// How a rule runs: the elements its handler judges, one call each.
@@ -168,7 +169,7 @@ fn removed_fields(ctx: &Ctx, mut check: impl FnMut(&RemovedField)) {
         let kept: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
         let new_reserved = Reservations::of_message(new);
         for field in old.fields.iter().filter(|f| !kept.contains(&f.number)) {
-            let at = crate::compare::FieldIn {
+            let at = crate::diff::FieldIn {
                 file: messages.old.file,
                 message: Some(old),
                 field,

@@ -5,7 +5,8 @@
 
 use super::pairs::Check;
 use super::{enums, extension, field, file, history, message, oneof, package, service, RuleId};
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 
 impl RuleId {
     /// The rule's check; `None` for deprecated ids, which run their replacements instead.

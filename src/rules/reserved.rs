@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::quote::quote;
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 pub use crate::model::ranges::{collapse_ranges, NumRange, NumberSet};
 use crate::model::{Enum, Message, ReservedName, ReservedRange, Span, Syntax};
 

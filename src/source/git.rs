@@ -65,6 +65,24 @@ impl Repo {
         self.workdir.as_deref()
     }
 
+    /// Where an `-I` directory lies inside the repository, or None when it lies outside
+    /// (a dependencies directory anywhere on disk, which no revision can hold). In a bare
+    /// repository, an absolute path or one leaving the top with `..` is outside.
+    pub fn include_path(&self, path: &Path) -> Option<String> {
+        let Some(workdir) = self.workdir() else {
+            let leaves =
+                path.is_absolute() || path.components().next() == Some(Component::ParentDir);
+            return (!leaves).then(|| super::normalize(&path.to_string_lossy()));
+        };
+        let rel = absolute(path).strip_prefix(workdir).ok()?.to_path_buf();
+        Some(
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/"),
+        )
+    }
+
     /// Where `path` (on disk, relative to the current directory) lies inside the repository,
     /// `/`-separated, `""` for the top. In a bare repository paths are taken as written.
     pub fn path_in_repo(&self, path: &Path) -> Result<String, Report> {

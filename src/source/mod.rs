@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use miette::{miette, Report};
 
-use crate::model::{ImportResolver, SourceFile};
+use crate::link::{ImportResolver, SourceFile};
 
 /// A read-only directory at one revision. Paths are `/`-separated and relative to the tree's
 /// base directory; `""` is the base itself.

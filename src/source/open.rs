@@ -180,6 +180,36 @@ fn dir_side(opts: &Request, dir: &Path) -> Result<Snapshot, Report> {
     })
 }
 
+/// An `-I` directory for one revision (or the index): read from it when the repository
+/// tracks the directory there; read from disk for every revision when git does not track it
+/// or it lies outside the repository (no revision can have it then).
+fn revision_include(
+    repo: &Repo,
+    dir: &Path,
+    label: &str,
+    in_revision: impl Fn(&str) -> Result<Option<Arc<dyn Tree>>, Report>,
+) -> Result<Arc<dyn Tree>, Report> {
+    let Some(path) = repo.include_path(dir) else {
+        return outside_include(dir, label);
+    };
+    match in_revision(&path)? {
+        Some(include) => Ok(include),
+        None => untracked_include(dir, &path, label),
+    }
+}
+
+/// An include root outside the repository: a dependencies directory anywhere on disk.
+fn outside_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
+    if dir.is_dir() {
+        return Ok(Arc::new(FsTree::new(dir, "disk")));
+    }
+    Err(miette!(
+        help = "an -I directory outside the repository is read from disk for both sides",
+        "{} @ {label}: include root is not a directory",
+        dir.display()
+    ))
+}
+
 /// An include root that git does not track (dependencies exported with `buf export` into a
 /// git-ignored directory): read from disk for every revision, since no revision has it.
 fn untracked_include(dir: &Path, path: &str, label: &str) -> Result<Arc<dyn Tree>, Report> {
@@ -212,11 +242,9 @@ fn git_side(opts: &Request, repo: &Repo, tree: git2::Oid, label: &str) -> Result
     })?;
     let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
     for dir in opts.includes {
-        let path = repo.path_in_repo(dir)?;
-        includes.push(match GitTree::new(repo, tree, &path, label)? {
-            Some(include) => Arc::new(include),
-            None => untracked_include(dir, &path, label)?,
-        });
+        includes.push(revision_include(repo, dir, label, |path| {
+            Ok(GitTree::new(repo, tree, path, label)?.map(|t| Arc::new(t) as Arc<dyn Tree>))
+        })?);
     }
     Ok(Snapshot {
         root: Arc::new(root),
@@ -230,11 +258,9 @@ fn index_side(opts: &Request, repo: &Repo) -> Result<Snapshot, Report> {
         .ok_or_else(|| miette!("{} @ index: no staged file under ROOT", shown(&root_path)))?;
     let mut includes: Vec<Arc<dyn Tree>> = Vec::new();
     for dir in opts.includes {
-        let path = repo.path_in_repo(dir)?;
-        includes.push(match IndexTree::new(repo, &path)? {
-            Some(include) => Arc::new(include),
-            None => untracked_include(dir, &path, "index")?,
-        });
+        includes.push(revision_include(repo, dir, "index", |path| {
+            Ok(IndexTree::new(repo, path)?.map(|t| Arc::new(t) as Arc<dyn Tree>))
+        })?);
     }
     Ok(Snapshot {
         root: Arc::new(root),

@@ -643,3 +643,215 @@ fn include_roots_and_missing_imports_reach_the_check() {
         );
     }
 }
+
+// ---- the install step: the release binary of the action's version ---------------------------
+
+const TARGETS: [(&str, &str, &str); 5] = [
+    ("Linux", "X64", "x86_64-unknown-linux-gnu"),
+    ("Linux", "ARM64", "aarch64-unknown-linux-gnu"),
+    ("macOS", "X64", "x86_64-apple-darwin"),
+    ("macOS", "ARM64", "aarch64-apple-darwin"),
+    ("Windows", "X64", "x86_64-pc-windows-msvc"),
+];
+
+/// A simulated runner for action/install.sh: the action checked out where the runner keeps
+/// it (`_actions/acme/protocompat/REF`, with this crate's Cargo.toml) and a release served
+/// from `file://` under the layout of GitHub's release downloads.
+struct Install {
+    dir: tempfile::TempDir,
+    action_path: PathBuf,
+    tag: String,
+}
+
+struct Installed {
+    code: i32,
+    stdout: String,
+    output: String,
+    path: String,
+}
+
+impl Install {
+    fn new(action_ref: &str) -> Install {
+        let dir = tempfile::tempdir().expect("runner");
+        let action_path = dir
+            .path()
+            .join("_actions/acme/protocompat")
+            .join(action_ref);
+        std::fs::create_dir_all(&action_path).expect("action dir");
+        std::fs::copy(
+            manifest_dir().join("Cargo.toml"),
+            action_path.join("Cargo.toml"),
+        )
+        .expect("Cargo.toml");
+        Install {
+            dir,
+            action_path,
+            tag: format!("v{}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+
+    fn release_dir(&self) -> PathBuf {
+        self.dir
+            .path()
+            .join("server/acme/protocompat/releases/download")
+            .join(&self.tag)
+    }
+
+    /// Publishes the Linux x86-64 archive (a stand-in binary printing `released`) and a
+    /// SHA256SUMS line for it, `tamper` making the line wrong.
+    fn publish(&self, tamper: bool) {
+        use sha2::Digest as _;
+        let stage = self.dir.path().join("stage");
+        std::fs::create_dir_all(&stage).expect("stage");
+        std::fs::write(stage.join("protocompat"), "#!/bin/sh\necho released\n").expect("bin");
+        let release = self.release_dir();
+        std::fs::create_dir_all(&release).expect("release dir");
+        let archive = format!("protocompat-{}-x86_64-unknown-linux-gnu.tar.gz", self.tag);
+        let tar = Command::new("tar")
+            .arg("-czf")
+            .arg(release.join(&archive))
+            .arg("-C")
+            .arg(&stage)
+            .arg("protocompat")
+            .status()
+            .expect("tar runs");
+        assert!(tar.success());
+        let bytes = std::fs::read(release.join(&archive)).expect("archive");
+        let mut digest = format!("{:x}", sha2::Sha256::digest(&bytes));
+        if tamper {
+            digest = digest.replace(&digest[..1], if &digest[..1] == "0" { "1" } else { "0" });
+        }
+        std::fs::write(
+            release.join("SHA256SUMS"),
+            format!(
+                "{}  protocompat-{}-other.tar.gz\n{digest}  {archive}\n",
+                "0".repeat(64),
+                self.tag
+            ),
+        )
+        .expect("sums");
+    }
+
+    fn run(&self, env: &[(&str, &str)]) -> Installed {
+        let output_path = self.dir.path().join("output");
+        let path_file = self.dir.path().join("path");
+        let _ = std::fs::remove_file(&output_path);
+        let _ = std::fs::remove_file(&path_file);
+        let out = Command::new("bash")
+            .arg(manifest_dir().join("action/install.sh"))
+            .env("GITHUB_ACTION_PATH", &self.action_path)
+            .env(
+                "GITHUB_SERVER_URL",
+                format!("file://{}", self.dir.path().join("server").display()),
+            )
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TEMP", self.dir.path().join("temp"))
+            .env("GITHUB_OUTPUT", &output_path)
+            .env("GITHUB_PATH", &path_file)
+            .env_remove("ACTION_REF")
+            .env_remove("ACTION_REPOSITORY")
+            .envs(env.iter().copied())
+            .output()
+            .expect("bash runs");
+        eprintln!(
+            "install.sh stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+        Installed {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            output: read(&output_path),
+            path: read(&path_file),
+        }
+    }
+}
+
+#[test]
+fn the_release_binary_of_the_actions_version_is_installed_checksum_verified() {
+    let install = Install::new(&format!("v{}", env!("CARGO_PKG_VERSION")));
+    install.publish(false);
+    // The ref and repository read from where the runner keeps the action.
+    let run = install.run(&[]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.output, "installed=true\n");
+    let bin_dir = PathBuf::from(run.path.trim_end());
+    let ran = Command::new(bin_dir.join("protocompat"))
+        .output()
+        .expect("the installed binary runs");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "released\n");
+    // The same from github.action_ref / action_repository.
+    let tag = install.tag.clone();
+    let run = install.run(&[
+        ("ACTION_REF", &tag),
+        ("ACTION_REPOSITORY", "acme/protocompat"),
+    ]);
+    assert_eq!(run.output, "installed=true\n");
+}
+
+#[test]
+fn a_release_archive_that_fails_its_checksum_stops_the_step() {
+    let install = Install::new(&format!("v{}", env!("CARGO_PKG_VERSION")));
+    install.publish(true);
+    let run = install.run(&[]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.starts_with("::error title=protocompat::")
+            && run.stdout.contains("does not match its checksum"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.output.is_empty() && run.path.is_empty());
+}
+
+/// No release asset, a ref that is not the version's tag (a branch or a commit may be source
+/// no release was built from), or an unknown platform: the action builds from source.
+#[test]
+fn without_a_matching_release_the_action_builds_from_source() {
+    let install = Install::new(&format!("v{}", env!("CARGO_PKG_VERSION")));
+    let run = install.run(&[]);
+    assert_eq!((run.code, run.output.as_str()), (0, "installed=false\n"));
+    assert!(run.stdout.contains("no release asset"), "{}", run.stdout);
+
+    install.publish(false);
+    let run = install.run(&[("RUNNER_OS", "FreeBSD")]);
+    assert_eq!((run.code, run.output.as_str()), (0, "installed=false\n"));
+    let main = Install::new("main");
+    let run = main.run(&[]);
+    assert_eq!((run.code, run.output.as_str()), (0, "installed=false\n"));
+    assert!(
+        run.stdout.contains("`main`, not at its version's tag"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.path.is_empty());
+}
+
+/// The release workflow builds an archive for every platform the install step asks for, under
+/// the same name, and publishes SHA256SUMS.
+#[test]
+fn the_release_workflow_builds_what_the_action_downloads() {
+    let workflow: Yaml =
+        yaml_serde::from_str(&read(".github/workflows/release.yml")).expect("release.yml is YAML");
+    let built: Vec<String> = workflow["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_sequence()
+        .expect("matrix")
+        .iter()
+        .map(|m| text(&m["target"]))
+        .collect();
+    let install = read("action/install.sh");
+    for (os, arch, target) in TARGETS {
+        assert!(built.iter().any(|b| b == target), "{target} is not built");
+        assert!(
+            install.contains(&format!("{os}/{arch}) echo {target} ;;")),
+            "install.sh does not map {os}/{arch} to {target}"
+        );
+    }
+    assert_eq!(built.len(), TARGETS.len());
+    let release = read(".github/workflows/release.yml");
+    assert!(release.contains("archive=\"protocompat-${TAG}-${TARGET}.tar.gz\""));
+    assert!(install.contains("archive=\"protocompat-$tag-$target.tar.gz\""));
+    assert!(release.contains("sha256sum protocompat-*.tar.gz > SHA256SUMS"));
+    assert_eq!(text(&workflow["on"]["push"]["tags"][0]), "v*");
+}

@@ -98,7 +98,15 @@ fn move_to_include_root(a: &str) -> (i32, Vec<String>) {
     repo.commit("dep.proto moves to the include root");
     let (code, findings, _) = check_json(
         repo.path(),
-        &["proto", "-I", "deps", "--rev", "HEAD", "--against", "HEAD~1"],
+        &[
+            "proto",
+            "-I",
+            "deps",
+            "--rev",
+            "HEAD",
+            "--against",
+            "HEAD~1",
+        ],
     );
     (code, brief(&findings))
 }
@@ -193,7 +201,9 @@ fn a_file_moved_unchanged_into_a_new_workspace_module_is_not_deleted() {
             1,
         ),
     ] {
-        let new = root.path().join(if exit == 0 { "imported" } else { "alone" });
+        let new = root
+            .path()
+            .join(if exit == 0 { "imported" } else { "alone" });
         two_modules(&new, x);
         let (code, findings, _) = check_json(
             root.path(),

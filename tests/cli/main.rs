@@ -14,6 +14,7 @@ mod fix;
 mod formats;
 mod git;
 mod ignore;
+mod imports;
 mod integrations;
 mod pre_commit;
 mod rule_cases;

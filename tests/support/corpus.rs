@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use protocompat::model::SourceFile;
+use protocompat::link::SourceFile;
 
 /// Where the corpus is looked for: `shared/` beside the repository (as CI lays it out), then
 /// the workplace's shared folder.

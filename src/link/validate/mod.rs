@@ -48,16 +48,35 @@ impl Target {
     }
 }
 
-/// The targets descriptor.proto allows for each standard feature.
-fn feature_targets(feature: &str) -> Option<&'static [Target]> {
+/// A standard feature of `google.protobuf.FeatureSet` (descriptor.proto, protobuf v36.0):
+/// where it may be set, and the edition that introduced it.
+struct FeatureSpec {
+    targets: &'static [Target],
+    introduced: &'static str,
+}
+
+/// The standard features, as descriptor.proto declares them.
+fn feature_spec(feature: &str) -> Option<FeatureSpec> {
     use Target::*;
-    Some(match feature {
+    let (targets, introduced): (&'static [Target], _) = match feature {
         "field_presence" | "repeated_field_encoding" | "utf8_validation" | "message_encoding" => {
-            &[Field, File]
+            (&[Field, File], "2023")
         }
-        "enum_type" => &[Enum, File],
-        "json_format" => &[Message, Enum, File],
+        "enum_type" => (&[Enum, File], "2023"),
+        "json_format" => (&[Message, Enum, File], "2023"),
+        "enforce_naming_style" => (
+            &[
+                File, Message, Field, Oneof, Enum, EnumValue, Service, Method,
+            ],
+            "2024",
+        ),
+        "default_symbol_visibility" => (&[File], "2024"),
+        "enforce_proto_limits" => (&[Enum, Message, Field, Oneof], "2026"),
         _ => return None,
+    };
+    Some(FeatureSpec {
+        targets,
+        introduced,
     })
 }
 
@@ -94,13 +113,29 @@ fn check_options(
             continue; // language features: not checked here
         }
         let standard = feature.split('.').next().unwrap_or(feature);
-        match feature_targets(standard) {
-            None => errors.push((entry.span, format!("unknown feature `{standard}`"))),
-            Some(targets) if !targets.contains(&target) => errors.push((
+        let Some(spec) = feature_spec(standard) else {
+            errors.push((entry.span, format!("unknown feature `{standard}`")));
+            continue;
+        };
+        if let Syntax::Editions(edition) = syntax {
+            // protoc: "... wasn't introduced until edition 2024 and can't be used in
+            // edition 2023". Edition names of one length compare as numbers.
+            if edition.as_str() < spec.introduced {
+                errors.push((
+                    entry.span,
+                    format!(
+                        "feature `{standard}` was introduced in edition {} and cannot be used in edition {edition}",
+                        spec.introduced
+                    ),
+                ));
+                continue;
+            }
+        }
+        if !spec.targets.contains(&target) {
+            errors.push((
                 entry.span,
                 format!("feature `{standard}` cannot be set on {}", target.name()),
-            )),
-            Some(_) => {}
+            ));
         }
     }
 }

@@ -22,7 +22,7 @@ use crate::diff::Diff;
 use crate::finding::{Edit, Finding};
 use crate::model::ranges::NumberSet;
 use crate::model::{Enum, Message, ReservedName, ReservedRange, Span};
-use crate::rules::util::Reservations;
+use crate::rules::reserved::Reservations;
 
 pub use apply::{apply_edits, plan_files, unified_diff, write_files, FileFix};
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::Schema;
 use crate::rules;
-use crate::rules::util::build_test_schema;
+use crate::test_support::build_test_schema;
 
 fn schema(text: &str) -> Schema {
     build_test_schema(&[("a.proto", text)])

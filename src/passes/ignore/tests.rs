@@ -1,7 +1,7 @@
 //! Directive parsing and attachment on in-memory schemas.
 
 use super::*;
-use crate::rules::util::build_test_schema;
+use crate::test_support::build_test_schema;
 
 fn schema(text: &str) -> Schema {
     build_test_schema(&[("a.proto", text)])

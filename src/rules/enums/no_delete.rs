@@ -1,6 +1,6 @@
 //! ENUM_NO_DELETE: an enum (top-level or nested) is missing from a file that still exists.
 
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::rules::nested::{enums_by_nested_name, report_deleted_from_file};
 use crate::rules::pairs::FilePair;
 

@@ -1,7 +1,8 @@
 //! RESERVED_ENUM_NO_DELETE: a reserved range of an enum lost numbers, or a reserved name is
 //! gone.
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::Enum;
 use crate::rules::quote::quote;
 use crate::rules::reserved::{

@@ -1,7 +1,8 @@
 //! ENUM_SAME_JSON_FORMAT: the effective `json_format` feature of an enum went from ALLOW to
 //! something else.
 
-use crate::compare::{Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::Sink;
 use crate::model::Enum;
 use crate::rules::json_format::report_json_format_loss;
 

@@ -1,7 +1,8 @@
 //! ENUM_SAME_TYPE: an enum changed between open and closed (proto2 enums are closed, proto3
 //! open; editions set it with `features.enum_type`).
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::{Enum, EnumType};
 use crate::rules::quote::quote;
 

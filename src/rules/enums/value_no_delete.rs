@@ -1,7 +1,8 @@
 //! ENUM_VALUE_NO_DELETE and its two variants that accept a deletion when the number, or
 //! every name of it, is reserved.
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::Enum;
 use crate::rules::pairs::RemovedEnumValue;
 use crate::rules::quote::{quote, quote_list};

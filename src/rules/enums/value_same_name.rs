@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::compare::{EnumValuePair, Location, Sink};
+use crate::diff::EnumValuePair;
+use crate::finding::{Location, Sink};
 use crate::model::EnumValue;
 use crate::rules::quote::{quote, quote_list};
 

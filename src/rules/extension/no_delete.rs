@@ -1,7 +1,7 @@
 //! EXTENSION_NO_DELETE: an extension (top-level or declared in a message) is missing from a
 //! file that still exists. Points at the closest surviving parent message, else the file.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::rules::nested::{
     deleted_element_location, extensions_by_nested_name, messages_by_nested_name,
 };

@@ -3,7 +3,7 @@
 
 use super::side::{Cardinality, FieldSide};
 use super::{changed, report, wire};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::rules::pairs::FieldSides;
 
 /// FIELD_SAME_CARDINALITY: a field keeps its cardinality (label and presence).

@@ -26,7 +26,7 @@ mod tests;
 
 pub(super) use side::FieldSide;
 
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::Span;
 use crate::rules::quote::quote;
 

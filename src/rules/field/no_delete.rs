@@ -2,7 +2,7 @@
 //! number, is reserved.
 
 use super::side::message_span;
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::{Field, File, Message, Syntax};
 use crate::rules::pairs::RemovedField;
 use crate::rules::quote::quote;

@@ -1,7 +1,7 @@
 //! FIELD_SAME_DEFAULT: singular scalar fields keep their default value (explicit or implied).
 
 use super::{default, report};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::FieldType;
 use crate::rules::pairs::FieldSides;
 use crate::rules::quote::quote;

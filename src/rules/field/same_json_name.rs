@@ -1,7 +1,7 @@
 //! FIELD_SAME_JSON_NAME: a field keeps its JSON name.
 
 use super::{changed, report};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::rules::pairs::FieldSides;
 use crate::rules::quote::quote;
 

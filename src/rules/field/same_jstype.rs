@@ -1,7 +1,7 @@
 //! FIELD_SAME_JSTYPE: 64-bit integer fields keep their `jstype`.
 
 use super::{changed, report};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::{Field, FieldType, OptionValue};
 use crate::rules::pairs::FieldSides;
 

@@ -1,7 +1,7 @@
 //! FIELD_SAME_NAME: a field keeps its name (extensions: their full name).
 
 use super::report;
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::rules::pairs::FieldSides;
 use crate::rules::quote::quote;
 

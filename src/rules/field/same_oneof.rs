@@ -3,7 +3,7 @@
 
 use super::report;
 use super::side::FieldSide;
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::rules::pairs::FieldSides;
 use crate::rules::quote::quote;
 

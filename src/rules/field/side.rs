@@ -2,7 +2,8 @@
 //! kind as protoreflect reports it, its cardinality, where buf points for each of its parts,
 //! and the description buf puts at the start of each message.
 
-use crate::compare::{FieldIn, Index, Location};
+use crate::diff::{FieldIn, Index};
+use crate::finding::Location;
 use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, MessageEncoding, Span, Syntax,
 };

@@ -1,17 +1,13 @@
 //! Behaviour tests for the field rules where buf's semantics are subtle. Every expectation was
 //! checked against buf 1.75.0 (`buf breaking --error-format json`) on the same inputs.
 
-use crate::compare::Finding;
+use crate::finding::Finding;
 use crate::rules::RuleId;
-use crate::test_support::{build_test_schema, run_rule};
+use crate::test_support::{rule_findings, run_rule};
 
 /// Full findings (with `previous` and `help`) of one rule over one file per side.
 fn findings(rule: RuleId, old: &str, new: &str) -> Vec<Finding> {
-    crate::compare::run(
-        &build_test_schema(&[("a.proto", old)]),
-        &build_test_schema(&[("a.proto", new)]),
-        &[rule.meta()],
-    )
+    rule_findings(rule, &[("a.proto", old)], &[("a.proto", new)])
 }
 
 /// `(line:col-line:col, message)` of one rule over one file per side.

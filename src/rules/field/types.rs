@@ -3,7 +3,7 @@
 
 use super::side::FieldSide;
 use super::{changed, report, wire};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::FieldType;
 use crate::rules::pairs::FieldSides;
 

@@ -3,7 +3,7 @@
 
 use super::side::FieldSide;
 use super::{changed, field_feature_span, report};
-use crate::compare::Sink;
+use crate::finding::Sink;
 use crate::model::{FieldType, JavaUtf8Validation, Span, Syntax, Utf8Validation};
 use crate::rules::pairs::FieldSides;
 

@@ -1,6 +1,6 @@
 //! FILE_NO_DELETE: a file present in the old revision is missing (files match by path).
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::File;
 use crate::rules::quote::quote;
 

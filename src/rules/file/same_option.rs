@@ -1,7 +1,7 @@
 //! FILE_SAME_<OPTION>: the file options that shape generated code keep their effective
 //! value (unset: the descriptor default). One predicate, one function per rule.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::{File, OptionValue};
 use crate::rules::pairs::FilePair;
 use crate::rules::quote::quote;

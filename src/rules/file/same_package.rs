@@ -1,6 +1,6 @@
 //! FILE_SAME_PACKAGE: the `package` of a file changed.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::rules::pairs::FilePair;
 use crate::rules::quote::quote;
 

@@ -1,7 +1,7 @@
 //! FILE_SAME_SYNTAX: `syntax`/`edition` changed kind (proto2, proto3, editions). A missing
 //! syntax statement means proto2.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::Syntax;
 use crate::rules::pairs::FilePair;
 use crate::rules::quote::quote;

@@ -1,7 +1,8 @@
 //! EXTENSION_MESSAGE_NO_DELETE: an extension range lost numbers.
 
 use super::check_ranges;
-use crate::compare::{Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::Sink;
 use crate::model::Message;
 
 pub(in crate::rules) fn check(pair: &Pair<Message>, out: &mut Sink) {

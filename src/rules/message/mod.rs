@@ -11,7 +11,8 @@ pub(super) mod same_required_fields;
 #[cfg(test)]
 mod tests;
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::{Message, ReservedRange};
 use crate::rules::quote::quote;
 use crate::rules::reserved::{

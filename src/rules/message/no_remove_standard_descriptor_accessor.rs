@@ -1,7 +1,8 @@
 //! MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR: `no_standard_descriptor_accessor` went
 //! from false (or unset) to true.
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::Message;
 use crate::rules::quote::quote;
 

@@ -2,7 +2,8 @@
 //! gone.
 
 use super::check_ranges;
-use crate::compare::{Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::Sink;
 use crate::model::Message;
 use crate::rules::reserved::report_deleted_reserved_names;
 

@@ -1,7 +1,8 @@
 //! MESSAGE_SAME_JSON_FORMAT: the effective `json_format` feature went from ALLOW to
 //! something else.
 
-use crate::compare::{Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::Sink;
 use crate::model::Message;
 use crate::rules::json_format::report_json_format_loss;
 

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::compare::{Location, Pair, Sink};
+use crate::diff::Pair;
+use crate::finding::{Location, Sink};
 use crate::model::{File, Label, Message, Syntax};
 use crate::rules::quote::quote;
 

@@ -1,7 +1,7 @@
 //! ONEOF_NO_DELETE: a (real) oneof of a message is gone. Synthetic oneofs of proto3
 //! `optional` fields are not oneofs for this rule.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::{Message, Oneof};
 use crate::rules::pairs::Removed;
 use crate::rules::quote::quote;

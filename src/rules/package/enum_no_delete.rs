@@ -1,7 +1,8 @@
 //! PACKAGE_ENUM_NO_DELETE: an enum of a package is gone from every file of the package.
 
 use super::{location_in_same_file, messages_per_file, report_package_deletions};
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 use crate::model::{File, Span};
 use crate::rules::nested::enums_by_nested_name;
 

@@ -1,7 +1,8 @@
 //! PACKAGE_EXTENSION_NO_DELETE: an extension of a package is gone from every file of it.
 
 use super::{location_in_same_file, messages_per_file, report_package_deletions};
-use crate::compare::{Ctx, Sink};
+use crate::diff::Ctx;
+use crate::finding::Sink;
 use crate::model::{File, Span};
 use crate::rules::nested::extensions_by_nested_name;
 

@@ -1,7 +1,8 @@
 //! PACKAGE_MESSAGE_NO_DELETE: a message of a package is gone from every file of the package.
 
 use super::{package_messages, report_package_deletions};
-use crate::compare::{Ctx, Location, Sink};
+use crate::diff::Ctx;
+use crate::finding::{Location, Sink};
 use crate::model::{File, Span};
 use crate::rules::nested::{enclosing_message, for_each_message};
 

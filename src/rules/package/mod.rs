@@ -12,7 +12,8 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-use crate::compare::{Ctx, Location, Sink};
+use crate::diff::Ctx;
+use crate::finding::{Location, Sink};
 use crate::model::{File, Message, Schema, Span};
 use crate::rules::nested::{deleted_element_location, messages_by_nested_name};
 use crate::rules::quote::quote;

@@ -1,6 +1,6 @@
 //! PACKAGE_NO_DELETE: every file of a package was deleted or moved to another package.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::rules::pairs::RemovedPackage;
 use crate::rules::quote::quote;
 

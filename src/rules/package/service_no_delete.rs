@@ -1,7 +1,8 @@
 //! PACKAGE_SERVICE_NO_DELETE: a service of a package is gone from every file of it.
 
 use super::{collect, deleted_in_surviving_packages, Compared};
-use crate::compare::{Ctx, Location, Sink};
+use crate::diff::Ctx;
+use crate::finding::{Location, Sink};
 use crate::model::{File, Span};
 use crate::rules::quote::quote;
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::rules::pairs::FilePair;
 use crate::rules::quote::quote;
 

@@ -1,6 +1,6 @@
 //! RPC_NO_DELETE: an RPC of a service is gone.
 
-use crate::compare::{Location, Sink};
+use crate::finding::{Location, Sink};
 use crate::model::{Method, Service};
 use crate::rules::pairs::Removed;
 use crate::rules::quote::quote;

@@ -1,7 +1,8 @@
 //! RPC_SAME_IDEMPOTENCY_LEVEL: the `idempotency_level` option changed. Points at the option,
 //! or at the file when the new RPC does not set it (as buf does).
 
-use crate::compare::{Location, MethodPair, Sink};
+use crate::diff::MethodPair;
+use crate::finding::{Location, Sink};
 use crate::rules::quote::quote;
 
 const IDEMPOTENCY_LEVEL: &str = "idempotency_level";

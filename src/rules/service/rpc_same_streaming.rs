@@ -1,7 +1,8 @@
 //! RPC_SAME_CLIENT_STREAMING and RPC_SAME_SERVER_STREAMING: each side of an RPC stays unary
 //! or streaming.
 
-use crate::compare::{Location, MethodPair, Sink};
+use crate::diff::MethodPair;
+use crate::finding::{Location, Sink};
 use crate::rules::quote::quote;
 
 /// "unary"/"streaming" pair for a streaming flag change, old first.

@@ -1,6 +1,7 @@
 //! RPC_SAME_REQUEST_TYPE and RPC_SAME_RESPONSE_TYPE: an RPC keeps its message types.
 
-use crate::compare::{Location, MethodPair, Sink};
+use crate::diff::MethodPair;
+use crate::finding::{Location, Sink};
 use crate::rules::quote::quote;
 
 /// RPC_SAME_REQUEST_TYPE: the request message type changed.
