@@ -618,3 +618,50 @@ fn log_table(
     }
     out
 }
+
+/// `check --history`: the audit's verdict on the new side's additions, against the history
+/// of the `--against` revision, added to the check's findings (located on the new side; the
+/// old use is cited by commit in the message).
+pub fn add_history_findings(
+    opts: &AuditOptions,
+    outcome: &mut protocompat::Outcome,
+) -> Result<(), ExitCode> {
+    let mut history = build(opts)?;
+    let files: Vec<(String, &str)> = outcome
+        .sources
+        .new
+        .iter()
+        .map(|(path, text)| (path.clone(), text.text()))
+        .collect();
+    let label = format!("`{}`", outcome.sources.new_label);
+    let found = history.judge_new_side(&files, &label);
+    for f in &found {
+        let location = outcome.sources.new.get(f.at.path.as_ref()).map(|text| {
+            let span = protocompat::model::Span::from(f.at.span);
+            let (l1, c1) = line_col(text.text(), span.start);
+            let (l2, c2) = line_col(text.text(), span.end);
+            Location {
+                path: f.at.path.to_string(),
+                span: Some(span),
+                start_line: l1,
+                start_column: c1,
+                end_line: l2,
+                end_column: c2,
+            }
+        });
+        outcome.findings.push(Finding {
+            rule: f.rule,
+            location,
+            previous: None,
+            message: f.message.clone(),
+            help: Some(f.help.clone()),
+            edits: Default::default(),
+            group: None,
+            focus: None,
+        });
+    }
+    outcome
+        .findings
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    Ok(())
+}

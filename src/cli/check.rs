@@ -97,6 +97,11 @@ pub struct CheckArgs {
     /// since only files under ROOT are compared and imported files never are.
     #[arg(long)]
     exclude_imports: bool,
+    /// Also judge the new side against the whole history of the --against revision: a number
+    /// or name deleted there long ago and used again now fails although --against no longer
+    /// has it. Needs the full history (a shallow clone is an error).
+    #[arg(long)]
+    history: bool,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -209,9 +214,23 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         }
     }
+    let history_options = args.history.then(|| protocompat::history::AuditOptions {
+        root: options.root.clone(),
+        git_dir: options.git_dir.clone(),
+        rev: against.clone(),
+        paths: options.paths.clone(),
+        exclude_paths: options.exclude_paths.clone(),
+        cache: true,
+        ..Default::default()
+    });
     let format = Format::from(args.error_format.unwrap_or(args.format));
     match result {
         Ok(mut outcome) => {
+            if let Some(opts) = history_options {
+                if let Err(code) = super::audit::add_history_findings(&opts, &mut outcome) {
+                    return code;
+                }
+            }
             let direction = DirectionFilter::from(args.direction);
             outcome.findings.retain(|f| direction.keeps(f.direction));
             if args.error_format.is_some() {

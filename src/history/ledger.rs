@@ -205,6 +205,11 @@ impl Ledger {
         }
     }
 
+    /// The files under ROOT now, with their blobs.
+    pub fn files(&self) -> impl Iterator<Item = (&Arc<str>, Oid)> {
+        self.files.iter().map(|(p, (blob, _))| (p, *blob))
+    }
+
     /// Points every element that exists now at its current place (the walk skips elements
     /// whose content a commit left alone, so their places may be older blobs): call once,
     /// after the last commit.

@@ -95,6 +95,54 @@ impl History {
     }
 }
 
+impl History {
+    /// `check --history`: applies the new side (`files`: path relative to ROOT and text) as
+    /// one more snapshot after the audited revision, and returns the findings that snapshot
+    /// causes: numbers and names it reuses, reservations it drops.
+    pub fn judge_new_side(&mut self, files: &[(String, &str)], label: &str) -> Vec<HistoryFinding> {
+        let index = self.commits.len() as CommitIdx;
+        self.commits.push(CommitInfo {
+            oid: Oid::zero(),
+            time: 0,
+            offset_minutes: 0,
+            author: String::new(),
+            subject: label.to_string(),
+        });
+        let current: HashMap<Arc<str>, Oid> =
+            self.ledger.files().map(|(p, b)| (p.clone(), b)).collect();
+        let mut changes = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (path, text) in files {
+            let blob = Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
+                .unwrap_or_else(|_| Oid::zero());
+            seen.insert(path.as_str());
+            let shared: Arc<str> = Arc::from(path.as_str());
+            if current.get(&shared) == Some(&blob) {
+                continue;
+            }
+            let summary = summary::summarize(path, text);
+            if summary.error.is_none() {
+                changes.push((shared, Some((blob, Arc::new(summary)))));
+            }
+        }
+        for path in current.keys() {
+            if !seen.contains(path.as_ref()) {
+                changes.push((path.clone(), None));
+            }
+        }
+        self.ledger.apply(index, changes);
+        self.ledger.finish(index);
+        self.findings()
+            .into_iter()
+            .filter(|f| match (&f.current, &f.previous) {
+                (Some(c), _) => c.added_in == index,
+                (None, Some(p)) => f.rule == rules::RESERVED_DROPPED && p.deleted_in == Some(index),
+                _ => false,
+            })
+            .collect()
+    }
+}
+
 /// Everything that stopped the audit; each diagnostic names the commit and path concerned.
 #[derive(Debug)]
 pub struct Error {
@@ -141,17 +189,13 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             .map(|p| crate::source::normalize(p))
             .collect(),
     };
-    let t0 = Instant::now();
     let walked = walk::walk(&repo, &walk_opts)?;
-    let t_walk = t0.elapsed();
     let mut store = if opts.cache {
         cache::Cache::load(&git_dir)
     } else {
         cache::Cache::default()
     };
-    let t_load = t0.elapsed();
     let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store);
-    let t_sum = t0.elapsed();
     if opts.cache {
         if let Err(e) = store.save(&git_dir) {
             warnings.push(miette!(
@@ -161,14 +205,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             ));
         }
     }
-    let t_save = t0.elapsed();
     let (ledger, unreadable) = apply_all(&walked, &store);
-    if std::env::var_os("PROTOCOMPAT_TIMING").is_some() {
-        eprintln!(
-            "walk {t_walk:?} load {t_load:?} summarize {t_sum:?} save {t_save:?} apply {:?}",
-            t0.elapsed()
-        );
-    }
     for u in &unreadable {
         let c = &walked.commits[u.commit as usize];
         let text = format!(

@@ -100,6 +100,10 @@ pub fn run(ledger: &Ledger, commits: &[CommitInfo]) -> Vec<HistoryFinding> {
 
 /// `1a2b3c4d5e (2024-03-01)`.
 pub fn cite(c: &CommitInfo) -> String {
+    if c.oid.is_zero() {
+        // Not a commit: the new side of `check --history`.
+        return c.subject.clone();
+    }
     format!("{} ({})", c.short(), c.date())
 }
 
@@ -355,7 +359,7 @@ fn deleted_not_reserved(
                 cite(deleted),
             ),
             help: format!(
-                "add {} to {} \"{element}\" (`protocompat audit --fix` writes it)",
+                "add {} to {} \"{element}\"",
                 statements.join(" and "),
                 kind.name()
             ),

@@ -464,3 +464,149 @@ fn commit_blocks(doc: &str) -> Vec<String> {
     }
     out
 }
+
+/// A history where `email` (2) was deleted and its number reused by `created_at`.
+fn reused_history() -> Repo {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  string email = 2;\n  string phone = 3;\n}}\n"
+        ),
+    );
+    repo.commit("add user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("drop email and phone");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  int64 created_at = 2;\n}}\n"),
+    );
+    repo.commit("add created_at");
+    repo
+}
+
+#[test]
+fn audit_json_carries_the_history_of_each_finding_and_exits_1() {
+    let repo = reused_history();
+    let out = support::run(repo.path(), &["audit", "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let findings = doc["findings"].as_array().expect("findings");
+    let rules: Vec<&str> = findings
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["FIELD_DELETED_NOT_RESERVED", "FIELD_NUMBER_REUSED"]);
+    let reuse = &findings[1];
+    assert_eq!(reuse["element"], "acme.v1.User");
+    assert_eq!(reuse["number"], 2);
+    assert_eq!(reuse["severity"], "error");
+    assert_eq!(
+        (reuse["path"].as_str(), reuse["start_line"].as_u64()),
+        (Some("a.proto"), Some(6))
+    );
+    let previous = &reuse["previous"];
+    assert_eq!(
+        (previous["name"].as_str(), previous["type"].as_str()),
+        (Some("email"), Some("string"))
+    );
+    assert_eq!(previous["start_line"], 6);
+    assert_eq!(previous["added_in"]["subject"], "add user");
+    assert_eq!(previous["deleted_in"]["subject"], "drop email and phone");
+    assert_eq!(previous["deleted_in"]["author"], "Test");
+    assert_eq!(
+        previous["deleted_in"]["commit"].as_str().map(str::len),
+        Some(40)
+    );
+    let current = &reuse["current"];
+    assert_eq!(
+        (current["name"].as_str(), current["type"].as_str()),
+        (Some("created_at"), Some("int64"))
+    );
+    assert_eq!(current["added_in"]["subject"], "add created_at");
+    assert_eq!(doc["summary"]["errors"], 1);
+    assert_eq!(doc["summary"]["warnings"], 1);
+}
+
+#[test]
+fn audit_text_labels_the_old_snippet_with_its_commit() {
+    let repo = reused_history();
+    let out = support::run(repo.path(), &["audit", "--no-cache"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let deleted = repo.git(&["rev-parse", "--short=10", "HEAD~2"]);
+    let date = repo.git(&["log", "-1", "--format=%ad", "--date=short", "HEAD~2"]);
+    let label = format!("a.proto @ {} ({}):6:3", deleted.trim(), date.trim());
+    assert!(text.contains(&label), "no `{label}` in:\n{text}");
+    assert!(text.contains("a.proto @ HEAD:6:3"), "{text}");
+    assert!(text.contains("by Test: drop email and phone"), "{text}");
+    assert!(
+        text.contains("2 findings (1 error, 1 warning) in the history of 3 commits"),
+        "{text}"
+    );
+}
+
+#[test]
+fn log_shows_every_number_name_and_type_with_its_commits() {
+    let repo = reused_history();
+    let out = support::run(
+        repo.path(),
+        &["log", "acme.v1.User", "--format", "json", "--no-cache"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows: Vec<String> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} {} +{} -{}",
+                e["number"],
+                e["name"].as_str().unwrap(),
+                e["type"].as_str().unwrap(),
+                e["added_in"]["subject"].as_str().unwrap(),
+                e["deleted_in"]["subject"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "1 id string +add user -",
+            "2 email string +add user -drop email and phone",
+            "2 created_at int64 +add created_at -",
+            "3 phone string +add user -drop email and phone",
+        ]
+    );
+    let table = support::run(repo.path(), &["log", "acme.v1.User", "--no-cache"]);
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table.starts_with("message acme.v1.User\nNUMBER  NAME"),
+        "{table}"
+    );
+    let missing = support::run(repo.path(), &["log", "acme.v1.Nope", "--no-cache"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn check_history_stops_a_number_deleted_long_ago() {
+    let repo = reused_history();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  int64 created_at = 2;\n  bool vip = 3;\n}}\n"
+        ),
+    );
+    let (code, findings, _) = support::check_json(repo.path(), &["--against", "HEAD"]);
+    assert_eq!((code, findings.len()), (0, 0));
+    let (code, findings, doc) =
+        support::check_json(repo.path(), &["--against", "HEAD", "--history"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        support::brief(&findings),
+        ["FIELD_NUMBER_REUSED a.proto:7:3-7:16"]
+    );
+}
