@@ -39,8 +39,16 @@ fn main() {
         }
     });
     let rate = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
-    println!("lexer           {:8.1} MB/s ({:?} best of 5)", rate(lex), lex);
-    println!("lexer + parser  {:8.1} MB/s ({:?} best of 5)", rate(parse), parse);
+    println!(
+        "lexer           {:8.1} MB/s ({:?} best of 5)",
+        rate(lex),
+        lex
+    );
+    println!(
+        "lexer + parser  {:8.1} MB/s ({:?} best of 5)",
+        rate(parse),
+        parse
+    );
 }
 
 /// The fastest of `n` runs: on a shared machine the minimum is the least disturbed.

@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::{severity, Context};
-use crate::passes::group::Group;
 use crate::finding::{Finding, Location};
+use crate::passes::group::Group;
 use crate::rules::Severity;
 
 /// Annotations of one severity GitHub displays per step.
