@@ -1,25 +1,42 @@
 #!/usr/bin/env bash
-# Benchmarks `protocompat check` (and `buf breaking`, when its binary is available) on a
-# generated pair of trees: wall time, peak RSS and finding counts for each.
+# The benchmark: protocompat (and buf, when BUF names its binary) side by side, in paired
+# alternation (protocompat, buf, protocompat, buf, ...: both see the same machine load), on
 #
-# Usage: scripts/bench.sh [FILES] [CHANGES]
-#   FILES    number of .proto files per tree (default 5000)
-#   CHANGES  breaking changes sprinkled into the new tree (default 300)
-# Environment: BENCH_USE (rule ids or categories for new/buf.yaml, comma-separated; default
-# FILE), BENCH_DIR (default /tmp/protocompat-bench), BUF (path to a buf binary; default
-# the npm-installed buf 1.75.0 under /tmp/peer, skipped when absent), PROTOCOMPAT (default
-# target/release/protocompat, built when missing; target/profiling/protocompat is the
-# same build with symbols, for perf).
+#   googleapis-dir   googleapis HEAD vs HEAD~500, two exported directories
+#   googleapis-git   the same two revisions read from the git objects (a bare clone)
+#   gen500, gen5000, gen10000
+#                    generated pairs (scripts/gen_bench_tree.py) of that many files
+#   precommit10      10 files in a repository, one breaking change staged (`--staged`)
+# PROTOCOMPAT=target/profiling/protocompat benchmarks the same build with symbols, for perf.
 #
-# Not run in CI: it takes minutes and its numbers depend on the machine.
+# For each case and tool it prints the median wall time, CPU (user + system) and peak RSS
+# over RUNS runs (`/usr/bin/time`), the finding count, and buf / protocompat ratios. The
+# load average is printed before and after each case: quote it beside any figure.
+#
+# Usage: scripts/bench.sh [CASE...]          (default: every case)
+# Environment:
+#   RUNS         runs per tool and case (default 3; the median is reported)
+#   BUF          a buf binary (e.g. /tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf);
+#                unset: protocompat only. buf runs with HOME set to a scratch directory.
+#   PROTOCOMPAT  the binary to measure (default target/release/protocompat, built if missing)
+#   BENCH_DIR    scratch directory (default /tmp/protocompat-bench)
+#   GOOGLEAPIS   a googleapis git repository (any clone, bare or not); unset: cloned (bare)
+#                from https://github.com/googleapis/googleapis into BENCH_DIR once
+#   GOOGLEAPIS_BACK  how far back the old revision is (default 500: HEAD vs HEAD~500)
+#   BENCH_USE    rules for the generated pairs' buf.yaml (default FILE)
+#
+# Not run in CI: it takes minutes and its numbers depend on the machine. The micro-benchmarks
+# of the lexer and parser are `cargo bench --bench frontend`.
 set -euo pipefail
 
-files=${1:-5000}
-changes=${2:-300}
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/protocompat-bench}
-buf=${BUF:-/tmp/peer/node_modules/@bufbuild/buf-linux-x64/bin/buf}
+runs=${RUNS:-3}
+buf=${BUF:-}
 protocompat=${PROTOCOMPAT:-$here/target/release/protocompat}
+back=${GOOGLEAPIS_BACK:-500}
+cases=("$@")
+[[ ${#cases[@]} -gt 0 ]] || cases=(googleapis-dir googleapis-git gen500 gen5000 gen10000 precommit10)
 
 if [[ ! -x $protocompat ]]; then
   # target/profiling/ is the release build with symbols, for perf (Cargo.toml).
@@ -28,49 +45,213 @@ if [[ ! -x $protocompat ]]; then
     *) (cd "$here" && cargo build --release) ;;
   esac
 fi
+protocompat=$(realpath "$protocompat")
+if [[ -n $buf ]]; then
+  buf=$(realpath "$buf")
+  mkdir -p "$dir/buf-home"
+fi
+mkdir -p "$dir"
 
-python3 "$here/scripts/gen_bench_tree.py" "$dir" --files "$files" --changes "$changes" \
-  --use "${BENCH_USE:-FILE}"
-echo "trees: $(du -sh "$dir/old" | cut -f1) old, $(du -sh "$dir/new" | cut -f1) new"
+count_ours='import json, sys; print(len(json.load(open(sys.argv[1]))["findings"]))'
+count_buf='import sys; print(sum(1 for l in open(sys.argv[1]) if l.strip()))'
 
-# Runs a command from $dir/new under /usr/bin/time; prints wall time, peak RSS, exit code and
-# the number of findings counted by the given Python expression over stdout.
-measure() {
-  local name=$1 count=$2
-  shift 2
-  local out="$dir/$name.out" timing="$dir/$name.time" rc=0
-  (cd "$dir/new" && /usr/bin/time -v "$@" >"$out" 2>"$timing") || rc=$?
-  local wall rss findings
-  wall=$(grep 'Elapsed (wall clock)' "$timing" | awk '{print $NF}')
-  rss=$(grep 'Maximum resident set size' "$timing" | awk '{printf "%.0f MB", $NF / 1024}')
-  findings=$(python3 -c "$count" "$out" 2>/dev/null || echo '?')
-  printf '%-12s wall %-10s peak RSS %-10s exit %-4s findings %s\n' \
-    "$name" "$wall" "$rss" "$rc" "$findings"
+# --- inputs -----------------------------------------------------------------------------
+
+googleapis_repo() {
+  if [[ -n ${GOOGLEAPIS:-} ]]; then
+    echo "$GOOGLEAPIS"
+    return
+  fi
+  local bare=$dir/googleapis.git
+  if [[ ! -d $bare ]]; then
+    git clone --quiet --bare https://github.com/googleapis/googleapis "$bare" >&2
+  fi
+  echo "$bare"
 }
 
-measure protocompat \
-  'import json, sys; print(len(json.load(open(sys.argv[1]))["findings"]))' \
-  "$protocompat" check . --against ../old --format json
+# Exports googleapis at HEAD and HEAD~$back into $dir/googleapis/{new,old} (once per pair of
+# commits); sets git_dir, new_rev, old_rev. The revisions are read through a scratch bare
+# repository borrowing the clone's objects (alternates): a partial mirror may lack a few large
+# blobs, and each one missing is replaced by its version in the other revision (or the path
+# dropped on both sides when neither has it), so both tools still read the same two trees.
+googleapis_trees() {
+  local repo source
+  repo=$(googleapis_repo)
+  source=$(cd "$repo" && realpath "$(git rev-parse --git-dir)")
+  git_dir=$dir/googleapis-work.git
+  if [[ ! -d $git_dir ]]; then
+    git init --quiet --bare "$git_dir"
+  fi
+  echo "$source/objects" >"$git_dir/objects/info/alternates"
+  local head old
+  head=$(git --git-dir="$source" rev-parse 'HEAD^{commit}')
+  old=$(git --git-dir="$source" rev-parse "HEAD~$back^{commit}")
+  new_rev=$(complete_commit "$head" "$old")
+  old_rev=$(complete_commit "$old" "$head")
+  local stamp=$dir/googleapis/revs
+  if [[ "$(cat "$stamp" 2>/dev/null)" != "$new_rev $old_rev" ]]; then
+    rm -rf "$dir/googleapis"
+    mkdir -p "$dir/googleapis/new" "$dir/googleapis/old"
+    git --git-dir="$git_dir" archive "$new_rev" | tar -x -C "$dir/googleapis/new"
+    git --git-dir="$git_dir" archive "$old_rev" | tar -x -C "$dir/googleapis/old"
+    # Symlinks are dropped: buf follows them, protocompat reading git objects does not.
+    find "$dir/googleapis" -type l -delete
+    echo "$new_rev $old_rev" >"$stamp"
+  fi
+}
 
-if [[ -x $buf ]]; then
-  measure buf \
-    'import sys; print(sum(1 for l in open(sys.argv[1]) if l.strip()))' \
-    "$buf" breaking . --against ../old --error-format json
-else
-  echo "buf: not found at $buf (set BUF=...), skipped"
-fi
+# complete_commit REV OTHER: REV itself when every blob of its tree is present, else a commit
+# of REV's tree with each missing blob taken from OTHER at the same path (or dropped).
+complete_commit() {
+  local rev=$1 other=$2 missing
+  missing=$(git --git-dir="$git_dir" ls-tree -r "$rev" | awk '$2 == "blob" {print $3}' |
+    git --git-dir="$git_dir" cat-file --batch-check | awk '$2 == "missing" {print $1}')
+  if [[ -z $missing ]]; then
+    echo "$rev"
+    return
+  fi
+  local index=$dir/complete.index
+  rm -f "$index"
+  GIT_INDEX_FILE=$index git --git-dir="$git_dir" read-tree "$rev"
+  local blob path replacement
+  while read -r blob; do
+    path=$(git --git-dir="$git_dir" ls-tree -r "$rev" | awk -v b="$blob" '$3 == b {print $4; exit}')
+    replacement=$(git --git-dir="$git_dir" rev-parse --verify --quiet "$other:$path" || true)
+    if [[ -n $replacement ]] && git --git-dir="$git_dir" cat-file -e "$replacement" 2>/dev/null; then
+      echo "$path @ ${rev:0:10}: blob missing from the clone, $other's version used" >&2
+      GIT_INDEX_FILE=$index git --git-dir="$git_dir" update-index --cacheinfo "100644,$replacement,$path"
+    else
+      echo "$path @ ${rev:0:10}: blob missing from the clone, path dropped" >&2
+      printf '0 %040d\t%s\n' 0 "$path" |
+        GIT_INDEX_FILE=$index git --git-dir="$git_dir" update-index --index-info
+    fi
+  done <<<"$missing"
+  local tree
+  tree=$(GIT_INDEX_FILE=$index git --git-dir="$git_dir" write-tree)
+  git --git-dir="$git_dir" -c user.name=bench -c user.email=bench@example.com \
+    commit-tree "$tree" -m "$rev with missing blobs completed"
+}
 
-# Do the two tools report the same findings (rule, path, span)?
-if [[ -s $dir/buf.out && -s $dir/protocompat.out ]]; then
-  python3 - "$dir/protocompat.out" "$dir/buf.out" <<'PY'
-import collections, json, sys
-key = lambda rule, f: (rule, f.get("path") or "", f.get("start_line") or 1, f.get("start_column") or 1,
-                       f.get("end_line") or 1, f.get("end_column") or 1)
-ours = collections.Counter(key(f["rule"], f) for f in json.load(open(sys.argv[1]))["findings"])
-theirs = collections.Counter(key(j["type"], j) for j in map(json.loads, filter(str.strip, open(sys.argv[2]))))
-diff = (ours - theirs) + (theirs - ours)
-print(f"same findings as buf: {'yes' if not diff else 'no'} "
-      f"({sum((ours & theirs).values())} shared, {sum((ours - theirs).values())} only protocompat, "
-      f"{sum((theirs - ours).values())} only buf)")
+generated() {
+  local files=$1 out=$dir/gen$1
+  if [[ ! -f $out/.done ]]; then
+    python3 "$here/scripts/gen_bench_tree.py" "$out" --files "$files" --changes $((files / 16 + 1)) \
+      --use "${BENCH_USE:-FILE}" >/dev/null
+    touch "$out/.done"
+  fi
+}
+
+# A repository of 10 generated files, committed, with one breaking change staged.
+precommit() {
+  local out=$dir/precommit10
+  if [[ ! -f $out/.done ]]; then
+    rm -rf "$out"
+    python3 "$here/scripts/gen_bench_tree.py" "$out/gen" --files 10 --changes 1 \
+      --use "${BENCH_USE:-FILE}" >/dev/null
+    mkdir -p "$out/repo"
+    cp -r "$out/gen/old/." "$out/repo/"
+    cp "$out/gen/new/buf.yaml" "$out/repo/" 2>/dev/null || true
+    git -C "$out/repo" init --quiet
+    git -C "$out/repo" add -A
+    git -C "$out/repo" -c user.name=bench -c user.email=bench@example.com commit --quiet -m old
+    find "$out/repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+    cp -r "$out/gen/new/." "$out/repo/"
+    git -C "$out/repo" add -A
+    touch "$out/.done"
+  fi
+}
+
+# --- measuring --------------------------------------------------------------------------
+
+# run NAME COUNT_EXPR DIR CMD...: one timed run; appends "wall cpu rss_kb" to $dir/NAME.times.
+run() {
+  local name=$1 count=$2 cwd=$3
+  shift 3
+  local out=$dir/$name.out rc=0
+  (cd "$cwd" && HOME=$dir/buf-home /usr/bin/time -f '%e %U %S %M' -o "$dir/$name.t" "$@" \
+    >"$out" 2>"$dir/$name.err") || rc=$?
+  # 1 (protocompat) and 100 (buf): breaking changes found.
+  if [[ $rc -gt 1 && $rc -ne 100 ]]; then
+    echo "$name: exit $rc (see $dir/$name.err)" >&2
+  fi
+  tail -n1 "$dir/$name.t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$dir/$name.times"
+  python3 -c "$count" "$out" >"$dir/$name.count" 2>/dev/null || echo '?' >"$dir/$name.count"
+}
+
+# median FILE COLUMN
+median() {
+  sort -g -k"$2" "$1" | awk -v c="$2" '{v[NR] = $c} END {print v[int((NR + 1) / 2)]}'
+}
+
+# case NAME DIR OURS_ARGS -- BUF_ARGS
+bench_case() {
+  local name=$1 cwd=$2
+  shift 2
+  local ours=() theirs=()
+  while [[ $1 != -- ]]; do ours+=("$1"); shift; done
+  shift
+  theirs=("$@")
+  rm -f "$dir/$name.pc.times" "$dir/$name.buf.times"
+  local load_before load_after
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  for ((i = 0; i < runs; i++)); do
+    run "$name.pc" "$count_ours" "$cwd" "$protocompat" "${ours[@]}"
+    [[ -z $buf ]] || run "$name.buf" "$count_buf" "$cwd" "$buf" "${theirs[@]}"
+  done
+  load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+  report "$name" pc protocompat
+  [[ -z $buf ]] || report "$name" buf buf
+  if [[ -n $buf ]]; then
+    python3 - "$(median "$dir/$name.pc.times" 1)" "$(median "$dir/$name.buf.times" 1)" \
+      "$(median "$dir/$name.pc.times" 2)" "$(median "$dir/$name.buf.times" 2)" <<'PY'
+import sys
+w0, w1, c0, c1 = map(float, sys.argv[1:])
+r = lambda a, b: f"{b / a:.1f}x" if a > 0 else "n/a"
+print(f"{'':16} buf / protocompat: wall {r(w0, w1)}, CPU {r(c0, c1)}")
 PY
-fi
+  fi
+  printf '%-16s load average %s before, %s after\n' "" "$load_before" "$load_after"
+}
+
+report() {
+  local name=$1 key=$2 tool=$3 t=$dir/$1.$2.times
+  printf '%-16s %-12s wall %7ss  CPU %7ss  peak RSS %6s MiB  findings %s\n' "$name" "$tool" \
+    "$(median "$t" 1)" "$(median "$t" 2)" "$(($(median "$t" 3) / 1024))" "$(cat "$dir/$name.$key.count")"
+}
+
+# googleapis' preview/ (since 2026) repeats google/api/*.proto under the same import paths,
+# so the tree does not build from its top with it (neither tool accepts the duplicates).
+skip=(--exclude-path preview)
+
+echo "protocompat: $protocompat; buf: ${buf:-not set (BUF=...)}; $runs runs each, medians"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+for c in "${cases[@]}"; do
+  case $c in
+    googleapis-dir)
+      googleapis_trees
+      bench_case "$c" "$dir/googleapis/new" check . --against ../old "${skip[@]}" --format json \
+        -- breaking . --against ../old "${skip[@]}" --error-format json
+      ;;
+    googleapis-git)
+      googleapis_trees
+      bench_case "$c" "$dir" check . --git-dir "$git_dir" --rev "$new_rev" --against "$old_rev" \
+        "${skip[@]}" --format json \
+        -- breaking "$git_dir#format=git,ref=$new_rev" \
+        --against "$git_dir#format=git,ref=$old_rev" "${skip[@]}" --error-format json
+      ;;
+    gen500 | gen5000 | gen10000)
+      generated "${c#gen}"
+      bench_case "$c" "$dir/$c/new" check . --against ../old --format json \
+        -- breaking . --against ../old --error-format json
+      ;;
+    precommit10)
+      precommit
+      bench_case "$c" "$dir/precommit10/repo" check . --staged --against HEAD --format json \
+        -- breaking . --against .git#ref=HEAD --error-format json
+      ;;
+    *)
+      echo "unknown case $c" >&2
+      exit 2
+      ;;
+  esac
+done

@@ -11,6 +11,7 @@ use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
 use crate::engine::{self, Collected, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
+use crate::model::Schema;
 use crate::passes::{Group, Ignored};
 pub use crate::source::NewSide;
 use crate::source::{self, is_within, normalize, Request, Snapshot, SourceText};
@@ -77,6 +78,9 @@ pub struct Outcome {
     /// Both sides' texts and labels, for the text format's snippets.
     pub sources: Sources,
     pub stats: Stats,
+    /// Both sides' schemas of every module, kept as long as the outcome: a process that
+    /// exits after rendering can `std::mem::forget` the outcome instead of freeing them.
+    pub schemas: Vec<Schema>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -111,6 +115,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     };
     let mut files_checked = 0;
     let mut compared = Vec::new();
+    let mut schemas = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -128,6 +133,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         sources.new.extend(result.new_texts);
         files_checked += result.files_checked;
         compared.extend(result.compared);
+        schemas.extend(result.schemas);
     }
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -144,6 +150,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             files_checked,
             elapsed: started.elapsed(),
         },
+        schemas,
     })
 }
 
@@ -272,6 +279,7 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
+        schemas: [old_built.schema, new_built.schema],
     })
 }
 
@@ -285,6 +293,8 @@ struct ModuleResult {
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
+    /// (old, new)
+    schemas: [Schema; 2],
 }
 
 /// Each compared file's text, keyed by the path findings report.

@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use miette::Report;
+use rayon::prelude::*;
 
 use crate::config::Selection;
 use crate::diff::Diff;
@@ -108,15 +109,24 @@ pub fn analyze(old: &Build, new: &Build, selection: &Selection, naming: &Naming)
 
 /// Runs the given rules over a diff. Findings come back sorted by new-side location, then
 /// rule id, so output is deterministic.
+///
+/// Rules run in parallel, each into its own list; the lists are joined in rule order, so the
+/// result is the same as one thread's. Pair lists a rule builds on first use are shared
+/// (`OnceLock`): a second rule asking meanwhile waits for them instead of building them again.
 pub fn run_rules(diff: &Diff, rules: &[&'static RuleMeta]) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for rule in rules {
-        if let Some(check) = rule.check {
-            let mut sink = Sink::new(rule.id, rule.direction, &mut findings);
-            check(diff, &mut sink);
-        }
-    }
-    findings.sort_by_cached_key(Finding::sort_key);
+    let per_rule: Vec<Vec<Finding>> = rules
+        .par_iter()
+        .map(|rule| {
+            let mut findings = Vec::new();
+            if let Some(check) = rule.check {
+                let mut sink = Sink::new(rule.id, rule.direction, &mut findings);
+                check(diff, &mut sink);
+            }
+            findings
+        })
+        .collect();
+    let mut findings = per_rule.concat();
+    findings.par_sort_by_cached_key(Finding::sort_key);
     findings
 }
 

@@ -42,19 +42,29 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// Parses the compared files (in parallel), then builds them as [`build_parsed`] does.
 pub fn build_schema(
     files: Vec<SourceFile>,
     resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
-    let compared = files.len();
     let parsed: Vec<ParsedFile> = if files.len() > 4 {
         files.par_iter().map(|f| parse::parse(&f.text)).collect()
     } else {
         files.iter().map(|f| parse::parse(&f.text)).collect()
     };
+    build_parsed(files.into_iter().zip(parsed).collect(), resolver)
+}
+
+/// Builds the schema of compared files already parsed (each with the tree `parse::parse`
+/// gave for its text), so a caller that has seen a file before (the same blob id at another
+/// revision) can skip parsing it again. Imports are still loaded and parsed here.
+pub fn build_parsed(
+    files: Vec<(SourceFile, ParsedFile)>,
+    resolver: &dyn ImportResolver,
+) -> Result<BuildOutput, BuildError> {
+    let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
-        .zip(parsed)
         .map(|(source, parsed)| Unit {
             source,
             parsed,

@@ -15,7 +15,7 @@ mod symbols;
 mod validate;
 mod wkt;
 
-pub use build::{build_schema, BuildError, BuildOutput};
+pub use build::{build_parsed, build_schema, BuildError, BuildOutput};
 pub use imports::MissingImport;
 pub use input::{ImportResolver, NoImports, SourceFile};
 /// The import paths resolved from the well-known types bundled in the binary.

@@ -1,8 +1,9 @@
 //! Git sources: a tree at a revision, and the index, read straight from the object database.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Deref;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 
 use git2::{ErrorCode, ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 use miette::{miette, Report};
@@ -12,12 +13,74 @@ use super::{decode, is_within, join, Tree};
 const MODE_SYMLINK: i32 = 0o120000;
 const MODE_GITLINK: i32 = 0o160000;
 
-/// An open repository, shareable between trees and threads (git2's `Repository` is `Send`
-/// but not `Sync`, hence the mutex; reads are short).
+/// An open repository, shareable between trees and threads.
 #[derive(Clone)]
 pub struct Repo {
-    inner: Arc<Mutex<Repository>>,
+    handles: Arc<Handles>,
     workdir: Option<PathBuf>,
+}
+
+/// Open handles on one repository. git2's `Repository` is `Send` but not `Sync`, so each
+/// reader takes a handle of its own (an idle one, else one newly opened on the same git
+/// directory) and gives it back when done: blob reads on both cores run side by side
+/// instead of queueing on one lock. There are at most as many handles as concurrent readers.
+struct Handles {
+    git_dir: PathBuf,
+    idle: Mutex<Vec<Repository>>,
+    returned: Condvar,
+}
+
+/// A repository handle lent to one reader; back to the idle list when dropped.
+pub(super) struct Handle<'r> {
+    repo: Option<Repository>,
+    from: &'r Handles,
+}
+
+impl Deref for Handle<'_> {
+    type Target = Repository;
+    fn deref(&self) -> &Repository {
+        self.repo
+            .as_ref()
+            .expect("a lent handle is only taken back on drop")
+    }
+}
+
+impl Drop for Handle<'_> {
+    fn drop(&mut self) {
+        if let Some(repo) = self.repo.take() {
+            self.from.idle().push(repo);
+            self.from.returned.notify_one();
+        }
+    }
+}
+
+impl Handles {
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<Repository>> {
+        // A poisoned lock only means another reader panicked; the handles are still usable.
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn take(&self) -> Handle<'_> {
+        let lend = |repo| Handle {
+            repo: Some(repo),
+            from: self,
+        };
+        if let Some(repo) = self.idle().pop() {
+            return lend(repo);
+        }
+        if let Ok(repo) = Repository::open(&self.git_dir) {
+            return lend(repo);
+        }
+        // No second handle could be opened: wait for the first to come back (it always
+        // does, at the end of its reader's call).
+        let mut idle = self.idle();
+        loop {
+            if let Some(repo) = idle.pop() {
+                return lend(repo);
+            }
+            idle = self.returned.wait(idle).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 impl Repo {
@@ -50,14 +113,18 @@ impl Repo {
         git2::opts::strict_hash_verification(false);
         let workdir = top.map(|w| w.canonicalize().unwrap_or(w));
         Repo {
-            inner: Arc::new(Mutex::new(repo)),
+            handles: Arc::new(Handles {
+                git_dir: repo.path().to_path_buf(),
+                idle: Mutex::new(vec![repo]),
+                returned: Condvar::new(),
+            }),
             workdir,
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Repository> {
-        // A poisoned lock only means another reader panicked; the repository is still usable.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    /// A handle on the repository for this reader alone.
+    fn lock(&self) -> Handle<'_> {
+        self.handles.take()
     }
 
     /// The working directory, `None` for a bare repository.
@@ -343,6 +410,11 @@ impl Tree for GitTree {
         listed.extend(out.iter().cloned());
         Ok(Some(out.into_iter().map(|(path, _)| path).collect()))
     }
+
+    fn blob_id(&self, path: &str) -> Option<Oid> {
+        let listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
+        listed.get(path).copied()
+    }
 }
 
 /// A directory of the index (the staging area): what `git commit` would record.
@@ -437,5 +509,9 @@ impl Tree for IndexTree {
         out.sort();
         out.dedup();
         Ok(any.then_some(out))
+    }
+
+    fn blob_id(&self, path: &str) -> Option<Oid> {
+        self.entries.get(path).copied()
     }
 }

@@ -30,7 +30,17 @@ pub trait Tree: Send + Sync {
     /// Every `.proto` file under directory `dir`, as paths relative to the base, sorted.
     /// `Ok(None)` when `dir` does not exist.
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report>;
+    /// The git blob id of the file at `path`, when the tree knows it without reading the
+    /// file (git trees for the files `list_protos` listed, the index): equal ids mean equal
+    /// bytes, so a cache keyed by it can skip reading and parsing. `None` otherwise
+    /// (directories on disk), which only means "unknown".
+    fn blob_id(&self, _path: &str) -> Option<BlobId> {
+        None
+    }
 }
+
+/// A git object id (SHA-1) naming a file's bytes.
+pub type BlobId = git2::Oid;
 
 /// Joins two relative `/`-separated paths, treating `""` and `"."` as the base.
 pub fn join(dir: &str, path: &str) -> String {
