@@ -240,9 +240,11 @@ fn check_module(
     )?;
 
     let shown = |path: &str| external(path, &new_files.external).to_string();
+    let old_build = engine::Build::whole(old_built.schema, old_built.imports);
+    let new_build = engine::Build::whole(new_built.schema, new_built.imports);
     let analysis = engine::analyze(
-        &engine::Build::whole(old_built.schema, old_built.imports),
-        &engine::Build::whole(new_built.schema, new_built.imports),
+        &old_build,
+        &new_build,
         selection,
         &Naming {
             new_label: new.label(),
@@ -279,7 +281,7 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
-        schemas: [old_built.schema, new_built.schema],
+        schemas: [old_build.schema, new_build.schema],
     })
 }
 

@@ -240,6 +240,7 @@ fn text(
             new_label: new_label(h, history, &args.history.rev),
             old: HashMap::new(),
             new: HashMap::new(),
+            old_is_dir: false,
         };
         if let Some(o) = old {
             if let Some(t) = texts.get(o.blob) {
@@ -658,6 +659,8 @@ pub fn add_history_findings(
             edits: Default::default(),
             group: None,
             focus: None,
+            direction: protocompat::rules::find(f.rule)
+                .map_or(protocompat::rules::Direction::Both, |r| r.direction),
         });
     }
     outcome
