@@ -46,8 +46,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
     ("handmade/edition2024.style2024_naming", EDITION_2024),
     ("handmade/edition2024.type_from_import_option", EDITION_2024),
-    ("handmade/imports.same_file_twice", IMPORTS),
-    ("handmade/maps.default", DECLARATIONS),
     ("handmade/maps.entry_type_used", DECLARATIONS),
     ("handmade/options.bool_given_string", OPTIONS),
     ("handmade/options.field_option_wrong_type", OPTIONS),
@@ -203,7 +201,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("protocompile/parser.failure_proto3_local_message", EDITION_2024),
     ("protocompile/parser.failure_proto3_nested_export_enum", EDITION_2024),
     ("protocompile/parser.failure_proto3_nested_local_message", EDITION_2024),
-    ("protocompile/parser.failure_proto3_required", PROTO3),
     ("protocompile/testdata.test", OPTIONS),
     ("protocompile/testdata.test_proto3", OPTIONS),
 ];
