@@ -87,10 +87,11 @@ fn unsorted_statement_gets_new_items_at_its_end_and_single_quotes_are_kept() {
 fn enum_values_and_their_aliases() {
     let old =
         p3("enum E {\n  option allow_alias = true;\n  E0 = 0;\n  A = 1;\n  B = 1;\n  C = 2;\n}\n");
-    let new = p3("enum E {\n  option allow_alias = true;\n  E0 = 0;\n  C = 2;\n}\n");
+    // The new revision keeps an alias (D): protoc refuses `allow_alias` without one.
+    let new = p3("enum E {\n  option allow_alias = true;\n  E0 = 0;\n  C = 2;\n  D = 2;\n}\n");
     assert_eq!(
         fixed(&old, &new),
-        p3("enum E {\n  reserved 1;\n  reserved \"A\", \"B\";\n  option allow_alias = true;\n  E0 = 0;\n  C = 2;\n}\n")
+        p3("enum E {\n  reserved 1;\n  reserved \"A\", \"B\";\n  option allow_alias = true;\n  E0 = 0;\n  C = 2;\n  D = 2;\n}\n")
     );
 }
 
