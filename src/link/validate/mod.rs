@@ -607,10 +607,9 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
         .and_then(|t| t.split_once('='))
         .map_or("", |(_, v)| v.trim());
     let ty = field.ty;
-    let problem = default_placement(field)
-        .or_else(|| default_sign(ty, literal))
-        .or_else(|| default_enum_value(file, field, &entry.value));
-    let problem = problem.or_else(|| match (&entry.value, ty) {
+    // Placement first, then the type and range (`-1` on an unsigned field is out of range),
+    // then what a value in range may still get wrong.
+    let problem = default_placement(field).or_else(|| match (&entry.value, ty) {
         (OptionValue::Int(n), _) if integer_range(ty).is_some() => integer_range(ty)
             .filter(|range| !range.contains(n))
             .map(|_| {
@@ -657,6 +656,9 @@ fn check_default_value(file: &File, field: &Field, errors: &mut Vec<(Span, Strin
             field.name
         )),
     });
+    let problem = problem
+        .or_else(|| default_sign(ty, literal))
+        .or_else(|| default_enum_value(file, field, &entry.value));
     if let Some(problem) = problem {
         errors.push((entry.span, problem));
     }
