@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The pipeline, first layer first (see ARCHITECTURE.md). A new top-level module goes here.
 const LAYERS: &[&[&str]] = &[
-    &["syntax"],
+    &["syntax", "direction"],
     &["parse", "model"],
     &["link"],
     &["source", "finding"],
