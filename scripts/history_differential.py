@@ -337,7 +337,7 @@ def buf_env():
 def run_buf(repo, work):
     new_root = os.path.join(work, "new", repo.root)
     against = os.path.relpath(os.path.join(work, "old", repo.root), new_root)
-    run, wall, cpu = timed(["nice", "-n", "15", BUF, "breaking", ".", "--against", against,
+    run, wall, cpu = timed(["nice", "-n", "19", BUF, "breaking", ".", "--against", against,
                             "--exclude-imports", "--error-format", "json"], new_root, buf_env())
     found = []
     for line in run.stdout.splitlines():
@@ -368,7 +368,7 @@ def run_protocompat(repo, commit, work, dirs):
     paths = []
     for d in dirs or []:
         paths += ["--path", os.path.relpath(d or ".", repo.root or ".")]
-    run, wall, cpu = timed(["nice", "-n", "10", PROTOCOMPAT, "check", repo.root or ".",
+    run, wall, cpu = timed(["nice", "-n", "19", PROTOCOMPAT, "check", repo.root or ".",
                             "--git-dir", os.path.abspath(repo.git_dir), "--rev", commit,
                             "--against", f"{commit}^", "--config", config, *includes, *paths,
                             "--format", "json"], cwd)
@@ -449,6 +449,8 @@ def replay(repo, limit, verbose, record=None):
             # (buf refuses a module without .proto files; protocompat reports every file as
             # new, README "Differences from buf").
             stats["skipped"] += 1
+            if record:
+                record(finished(stats, complete=False))
             continue
         work = tempfile.mkdtemp(prefix="history-")
         try:
@@ -478,6 +480,8 @@ def replay(repo, limit, verbose, record=None):
             if verdict != "both refused":
                 print(f"{repo.name} {short}: {verdict}: buf {(entry['buf'] or [''])[0]} / "
                       f"protocompat {(entry['protocompat'] or [''])[0]}", flush=True)
+            if record:
+                record(finished(stats, complete=False))
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
