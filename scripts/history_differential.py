@@ -357,6 +357,25 @@ def run_buf(repo, work):
     return failed, findings, reason, wall, cpu
 
 
+def protocompat_rule_categories():
+    """{rule id: set of categories}, from `protocompat rules`."""
+    run = subprocess.run([PROTOCOMPAT, "rules", "--all"], capture_output=True, text=True,
+                         check=True)
+    table = {}
+    for line in run.stdout.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 2:
+            table[parts[0]] = set(parts[1].split(","))
+    return table
+
+
+def compared_rule(rule, use, categories):
+    """Whether buf can report `rule` under `use`: protocompat's own categories (HAZARD, on
+    in every configuration) are left out of the comparison and counted apart."""
+    cats = categories.get(rule)
+    return cats is None or rule in use or bool(cats & set(use))
+
+
 def run_protocompat(repo, commit, work, dirs):
     config = os.path.join(work, "protocompat.yaml")
     with open(config, "w") as f:
@@ -373,12 +392,15 @@ def run_protocompat(repo, commit, work, dirs):
                             "--against", f"{commit}^", "--config", config, *includes, *paths,
                             "--format", "json"], cwd)
     if "panicked" in run.stderr or run.returncode not in (0, 1, 2):
-        return True, Counter(), "PANIC " + run.stderr.strip(), wall, cpu
+        return True, (Counter(), Counter()), "PANIC " + run.stderr.strip(), wall, cpu
     if run.returncode == 2:
-        return True, Counter(), run.stderr.strip(), wall, cpu
+        return True, (Counter(), Counter()), run.stderr.strip(), wall, cpu
     found = json.loads(run.stdout)["findings"]
-    findings = Counter(key(f.get("path") or "", f, "rule") for f in found)
-    return False, findings, "", wall, cpu
+    categories = RULE_CATEGORIES or protocompat_rule_categories()
+    findings = Counter(key(f.get("path") or "", f, "rule") for f in found
+                       if compared_rule(f["rule"], repo.use, categories))
+    own = Counter(f["rule"] for f in found if not compared_rule(f["rule"], repo.use, categories))
+    return False, (findings, own), "", wall, cpu
 
 
 # ---------------------------------------------------------------- refusal reasons
@@ -425,7 +447,11 @@ def reasons(lines):
 
 # ---------------------------------------------------------------- one repository
 
+RULE_CATEGORIES = {}
+
+
 def replay(repo, limit, verbose, record=None):
+    RULE_CATEGORIES.update(protocompat_rule_categories())
     commits = commits_to_replay(repo, limit)
     stats = {"name": repo.name, "git_dir": repo.git_dir,
              "head": git(repo.git_dir, "rev-parse", "HEAD").strip(),
@@ -433,6 +459,9 @@ def replay(repo, limit, verbose, record=None):
                         "includes": repo.includes, "closure": repo.closure, "use": repo.use},
              "note": repo.note, "tools": tool_versions(), "commits_selected": len(commits),
              "compared": 0, "skipped": 0, "buf_findings": 0, "protocompat_findings": 0,
+             # Findings of protocompat's own rules (HAZARD), which buf does not have: not
+             # compared, counted by rule.
+             "protocompat_own_findings": {},
              "identical_findings": 0, "missing": 0, "extra": 0, "commits_identical": 0,
              "commits_with_other_findings": 0,
              "time": {"buf_wall": 0.0, "buf_cpu": 0.0, "protocompat_wall": 0.0,
@@ -459,7 +488,7 @@ def replay(repo, limit, verbose, record=None):
             prepare_side(repo, commit, os.path.join(work, "new"), only)
             prepare_side(repo, f"{commit}^", os.path.join(work, "old"), only)
             buf_failed, expected, buf_err, bw, bc = run_buf(repo, work)
-            our_failed, got, our_err, ow, oc = run_protocompat(repo, commit, work, dirs)
+            our_failed, (got, own), our_err, ow, oc = run_protocompat(repo, commit, work, dirs)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         stats["compared"] += 1
@@ -485,6 +514,9 @@ def replay(repo, limit, verbose, record=None):
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
+        for rule, n in own.items():
+            own_total = stats["protocompat_own_findings"]
+            own_total[rule] = own_total.get(rule, 0) + n
         stats["identical_findings"] += sum((expected & got).values())
         missing, extra = sorted((expected - got).elements()), sorted((got - expected).elements())
         stats["missing"] += len(missing)
@@ -648,6 +680,14 @@ def main():
                  if not args.repo or name in args.repo]
     bad = 0
     for repo in repos:
+        if not os.path.isdir(repo.git_dir):
+            print(f"{repo.name}: no git directory at {repo.git_dir}: skipped", flush=True)
+            continue
+        missing_deps = [d for d in repo.includes if not os.path.isdir(d)]
+        if missing_deps:
+            print(f"{repo.name}: dependency directory {', '.join(missing_deps)} missing "
+                  f"(scripts/assemble_deps.py builds it): skipped", flush=True)
+            continue
         record = None
         if not args.no_record and not args.git_dir:
             os.makedirs(args.out, exist_ok=True)
