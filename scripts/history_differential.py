@@ -610,6 +610,12 @@ def reasons_text(counts):
     return ", ".join(f"{n} {r}" for r, n in sorted(counts.items(), key=lambda x: -x[1])) or "–"
 
 
+def own_text(s):
+    if "protocompat_own_findings" not in s:
+        return "not counted"  # recorded before protocompat had HAZARD rules
+    return f"{sum(s['protocompat_own_findings'].values()):,}"
+
+
 def summarize(out_dir):
     rows = []
     for name in sorted(os.listdir(out_dir)):
@@ -618,7 +624,8 @@ def summarize(out_dir):
                 rows.append(tally(json.load(f)))
     lines = ["| repository | commits | findings (buf / protocompat) | identical | missing | extra "
              "| refused by both, by reason | refused by one side, or for different reasons "
-             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 11]
+             "| HAZARD findings (not compared) "
+             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 12]
     for s in rows:
         t = s["time"]
         both = Counter(shared_reason(e) for e in s["refused"]
@@ -630,6 +637,7 @@ def summarize(out_dir):
             f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
             f"| {reasons_text(both)} | {reasons_text(other)} "
+            f"| {own_text(s)} "
             f"| {t['buf_wall']:.0f} s / {t['buf_cpu']:.0f} s "
             f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s "
             f"| {s['tools'].get('protocompat_commit') or '?'} |")
