@@ -229,6 +229,15 @@ def closure_paths(repo, commit, dirs):
     for rev, files in sides.items():
         seeds = [p for p in files if os.path.dirname(p) in dirs]
         selected |= import_closure(repo, rev, files, seeds)
+    old, new = sides.values()
+    if not any(p in old for p in selected) or not any(p in new for p in selected):
+        # A directory added (or removed) whose imports are all dependencies leaves one side
+        # with no file of the layout, which buf refuses ("had no .proto files"). An
+        # unchanged file and its imports, the same on both sides, keep both builds non-empty
+        # without adding a finding.
+        anchor = next((p for p in sorted(old) if new.get(p) == old[p]), None)
+        if anchor:
+            selected |= import_closure(repo, f"{commit}^", old, [anchor])
     return selected
 
 
