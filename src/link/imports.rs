@@ -29,7 +29,7 @@ pub(super) struct Unit {
 
 impl Unit {
     /// A parsed file whose imports are not loaded yet.
-    pub fn new(source: SourceFile, parsed: ParsedFile) -> Unit {
+    pub fn new(source: SourceFile, parsed: Arc<ParsedFile>) -> Unit {
         Unit {
             source,
             parsed,
