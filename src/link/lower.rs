@@ -10,7 +10,7 @@ use super::features::{
 use super::imports::{Unit, Visible};
 use super::resolve::{Errors, Resolved, Resolver};
 use super::symbols::{file_package, join, Symbols};
-use super::validate::{declarations, proto3, references, written};
+use super::validate::{declarations, option_names, proto3, references, written};
 use crate::model::*;
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
@@ -39,6 +39,8 @@ pub(super) fn lower_file(
         errors: written::check(ast, &syntax),
     };
     let package = file_package(ast).to_string();
+    let option_errors = option_names::check(ast, &package, &lower.resolver);
+    lower.errors.extend(option_errors);
     let mut out = File {
         path: unit.source.path.clone(),
         text: unit.source.text.clone(),
