@@ -45,7 +45,8 @@ fn smallest(
         .enumerate()
         .filter_map(|(i, c)| {
             let (p, s) = side(c)?;
-            (p == path && s.start <= span.start && span.end <= s.end).then_some((s.end - s.start, i))
+            (p == path && s.start <= span.start && span.end <= s.end)
+                .then_some((s.end - s.start, i))
         })
         .min()
         .map(|(_, i)| i)

@@ -20,7 +20,12 @@ pub fn class(change: &mut Change) {
     change.unstable = unstable_reason(&change.package);
     change.class = match (breaks, &change.unstable) {
         (true, None) => Class::Major,
-        (true, Some(_)) => Class::Minor.max(change.base),
+        (true, Some(_)) => {
+            change
+                .description
+                .push_str(" (breaking, allowed: the package is unstable)");
+            Class::Minor.max(change.base)
+        }
         (false, _) => change.base,
     };
 }

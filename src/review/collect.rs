@@ -134,17 +134,31 @@ impl Collector<'_> {
     fn files(&mut self, diff: &Diff) {
         for file in &diff.added().files {
             let what = package_words(&file.package);
-            self.added(&file.path, element::FILE, at(file, whole(file)), format!("new file{what}"));
+            self.added(
+                &file.path,
+                element::FILE,
+                at(file, whole(file)),
+                format!("new file{what}"),
+            );
         }
         for file in &diff.removed().files {
             let what = package_words(&file.package);
-            self.removed(&file.path, element::FILE, at(file, whole(file)), format!("file deleted{what}"));
+            self.removed(
+                &file.path,
+                element::FILE,
+                at(file, whole(file)),
+                format!("file deleted{what}"),
+            );
         }
         for (new, old) in diff.file_pairs() {
             let sides = (at(new, whole(new)), at(old, whole(old)));
             let mut differences = Vec::new();
             if new.package != old.package {
-                differences.push(format!("package {} → {}", quoted(&old.package), quoted(&new.package)));
+                differences.push(format!(
+                    "package {} → {}",
+                    quoted(&old.package),
+                    quoted(&new.package)
+                ));
             }
             if new.syntax != old.syntax {
                 differences.push(format!("{} → {}", syntax_words(old), syntax_words(new)));
@@ -162,26 +176,62 @@ impl Collector<'_> {
     fn imports(&mut self, new: &File, old: &File) {
         let old_paths: BTreeSet<&str> = old.imports.iter().map(|i| i.path.as_str()).collect();
         let new_paths: BTreeSet<&str> = new.imports.iter().map(|i| i.path.as_str()).collect();
-        for import in new.imports.iter().filter(|i| !old_paths.contains(i.path.as_str())) {
+        for import in new
+            .imports
+            .iter()
+            .filter(|i| !old_paths.contains(i.path.as_str()))
+        {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} added", code(&import.path));
-            self.changed(what, (at(new, import.span), at(old, whole(old))), description);
+            self.changed(
+                what,
+                (at(new, import.span), at(old, whole(old))),
+                description,
+            );
         }
-        for import in old.imports.iter().filter(|i| !new_paths.contains(i.path.as_str())) {
+        for import in old
+            .imports
+            .iter()
+            .filter(|i| !new_paths.contains(i.path.as_str()))
+        {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} removed", code(&import.path));
-            self.changed(what, (at(new, whole(new)), at(old, import.span)), description);
+            self.changed(
+                what,
+                (at(new, whole(new)), at(old, import.span)),
+                description,
+            );
         }
     }
 
     fn messages(&mut self, diff: &Diff) {
-        for m in diff.added().messages.iter().filter(|m| !m.item.is_map_entry) {
+        for m in diff
+            .added()
+            .messages
+            .iter()
+            .filter(|m| !m.item.is_map_entry)
+        {
             let words = format!("new message ({})", count(m.item.fields.len(), "field"));
-            self.added(&m.item.full_name, element::MESSAGE, at(m.file, m.item.span), words);
+            self.added(
+                &m.item.full_name,
+                element::MESSAGE,
+                at(m.file, m.item.span),
+                words,
+            );
         }
-        for m in diff.removed().messages.iter().filter(|m| !m.item.is_map_entry) {
+        for m in diff
+            .removed()
+            .messages
+            .iter()
+            .filter(|m| !m.item.is_map_entry)
+        {
             let words = format!("message deleted ({})", count(m.item.fields.len(), "field"));
-            self.removed(&m.item.full_name, element::MESSAGE, at(m.file, m.item.span), words);
+            self.removed(
+                &m.item.full_name,
+                element::MESSAGE,
+                at(m.file, m.item.span),
+                words,
+            );
         }
         for pair in diff.message_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
@@ -198,72 +248,152 @@ impl Collector<'_> {
                 ));
             }
             let name = &new.full_name;
-            self.compare((name, element::MESSAGE), sides, differences, (&new.options, &old.options));
-            self.reservations(name, sides, (&new.reserved_ranges, &old.reserved_ranges), (&new.reserved_names, &old.reserved_names));
+            self.compare(
+                (name, element::MESSAGE),
+                sides,
+                differences,
+                (&new.options, &old.options),
+            );
+            self.reservations(
+                name,
+                sides,
+                (&new.reserved_ranges, &old.reserved_ranges),
+                (&new.reserved_names, &old.reserved_names),
+            );
         }
     }
 
     fn enums(&mut self, diff: &Diff) {
         for e in &diff.added().enums {
             let words = format!("new enum ({})", count(e.item.values.len(), "value"));
-            self.added(&e.item.full_name, element::ENUM, at(e.file, e.item.span), words);
+            self.added(
+                &e.item.full_name,
+                element::ENUM,
+                at(e.file, e.item.span),
+                words,
+            );
         }
         for e in &diff.removed().enums {
             let words = format!("enum deleted ({})", count(e.item.values.len(), "value"));
-            self.removed(&e.item.full_name, element::ENUM, at(e.file, e.item.span), words);
+            self.removed(
+                &e.item.full_name,
+                element::ENUM,
+                at(e.file, e.item.span),
+                words,
+            );
         }
         for pair in diff.enum_pairs() {
             let (new, old): (&Enum, &Enum) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
             let differences = moved(pair.new.file, pair.old.file);
             let name = &new.full_name;
-            self.compare((name, element::ENUM), sides, differences, (&new.options, &old.options));
-            self.reservations(name, sides, (&new.reserved_ranges, &old.reserved_ranges), (&new.reserved_names, &old.reserved_names));
+            self.compare(
+                (name, element::ENUM),
+                sides,
+                differences,
+                (&new.options, &old.options),
+            );
+            self.reservations(
+                name,
+                sides,
+                (&new.reserved_ranges, &old.reserved_ranges),
+                (&new.reserved_names, &old.reserved_names),
+            );
         }
     }
 
     fn services(&mut self, diff: &Diff) {
         for s in &diff.added().services {
             let words = format!("new service ({})", count(s.item.methods.len(), "rpc"));
-            self.added(&s.item.full_name, element::SERVICE, at(s.file, s.item.span), words);
+            self.added(
+                &s.item.full_name,
+                element::SERVICE,
+                at(s.file, s.item.span),
+                words,
+            );
         }
         for s in &diff.removed().services {
             let words = format!("service deleted ({})", count(s.item.methods.len(), "rpc"));
-            self.removed(&s.item.full_name, element::SERVICE, at(s.file, s.item.span), words);
+            self.removed(
+                &s.item.full_name,
+                element::SERVICE,
+                at(s.file, s.item.span),
+                words,
+            );
         }
         for pair in diff.service_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
             let differences = moved(pair.new.file, pair.old.file);
-            self.compare((&new.full_name, element::SERVICE), sides, differences, (&new.options, &old.options));
+            self.compare(
+                (&new.full_name, element::SERVICE),
+                sides,
+                differences,
+                (&new.options, &old.options),
+            );
         }
         for m in &diff.added().methods {
-            let words = format!("new rpc ({})", signature(m.method));
-            self.added(&m.method.full_name, element::RPC, at(m.file, m.method.span), words);
+            let words = format!(
+                "new rpc {}",
+                code(&format!("{}{}", m.method.name, signature(m.method)))
+            );
+            self.added(
+                &m.method.full_name,
+                element::RPC,
+                at(m.file, m.method.span),
+                words,
+            );
         }
         for m in &diff.removed().methods {
-            let words = format!("rpc deleted ({})", signature(m.method));
-            self.removed(&m.method.full_name, element::RPC, at(m.file, m.method.span), words);
+            let words = format!(
+                "rpc {} deleted",
+                code(&format!("{}{}", m.method.name, signature(m.method)))
+            );
+            self.removed(
+                &m.method.full_name,
+                element::RPC,
+                at(m.file, m.method.span),
+                words,
+            );
         }
         for pair in diff.method_pairs() {
             let (new, old) = (pair.new, pair.old);
             let sides = (at(pair.new_file, new.span), at(pair.old_file, old.span));
             let mut differences = Vec::new();
             if signature(new) != signature(old) {
-                differences.push(format!("{} → {}", code(&signature(old)), code(&signature(new))));
+                differences.push(format!(
+                    "{} → {}",
+                    code(&signature(old)),
+                    code(&signature(new))
+                ));
             }
-            self.compare((&new.full_name, element::RPC), sides, differences, (&new.options, &old.options));
+            self.compare(
+                (&new.full_name, element::RPC),
+                sides,
+                differences,
+                (&new.options, &old.options),
+            );
         }
     }
 
     fn fields(&mut self, diff: &Diff) {
         for f in &diff.added().fields {
             let words = format!("new {}", field_words(f));
-            self.added(&f.field.full_name, field_kind(f.field), at(f.file, f.field.span), words);
+            self.added(
+                &f.field.full_name,
+                field_kind(f.field),
+                at(f.file, f.field.span),
+                words,
+            );
         }
         for f in &diff.removed().fields {
             let words = format!("{} deleted", field_words(f));
-            self.removed(&f.field.full_name, field_kind(f.field), at(f.file, f.field.span), words);
+            self.removed(
+                &f.field.full_name,
+                field_kind(f.field),
+                at(f.file, f.field.span),
+                words,
+            );
         }
         for pair in diff.field_pairs() {
             self.field_pair(pair);
@@ -281,7 +411,12 @@ impl Collector<'_> {
         };
         differ("name", old.name.clone(), new.name.clone());
         differ("type", type_words(old), type_words(new));
-        differ("label", label_words(&pair.old), label_words(&pair.new));
+        let label = |f: &FieldIn| {
+            Some(label_words(f))
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| "(none)".into())
+        };
+        differ("label", label(&pair.old), label(&pair.new));
         differ("json_name", old.json_name.clone(), new.json_name.clone());
         differ("oneof", oneof_words(&pair.old), oneof_words(&pair.new));
         let default = |f: &Field| f.default_value.clone().unwrap_or_else(|| "(none)".into());
@@ -291,18 +426,33 @@ impl Collector<'_> {
             differ("presence", presence(old), presence(new));
         }
         let name = &new.full_name;
-        self.compare((name, field_kind(new)), sides, differences, (&new.options, &old.options));
+        self.compare(
+            (name, field_kind(new)),
+            sides,
+            differences,
+            (&new.options, &old.options),
+        );
     }
 
     fn oneofs(&mut self, diff: &Diff) {
         let name = |message: &Message, oneof: &str| format!("{}.{oneof}", message.full_name);
         for o in diff.added().oneofs.iter().filter(|o| !o.oneof.synthetic) {
             let full = name(o.message, &o.oneof.name);
-            self.added(&full, element::ONEOF, at(o.file, o.oneof.span), "new oneof".into());
+            self.added(
+                &full,
+                element::ONEOF,
+                at(o.file, o.oneof.span),
+                "new oneof".into(),
+            );
         }
         for o in diff.removed().oneofs.iter().filter(|o| !o.oneof.synthetic) {
             let full = name(o.message, &o.oneof.name);
-            self.removed(&full, element::ONEOF, at(o.file, o.oneof.span), "oneof deleted".into());
+            self.removed(
+                &full,
+                element::ONEOF,
+                at(o.file, o.oneof.span),
+                "oneof deleted".into(),
+            );
         }
         for pair in diff.oneof_pairs() {
             let (new, old) = (pair.new.oneof, pair.old.oneof);
@@ -311,7 +461,12 @@ impl Collector<'_> {
             }
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
             let full = name(pair.new.message, &new.name);
-            self.compare((&full, element::ONEOF), sides, Vec::new(), (&new.options, &old.options));
+            self.compare(
+                (&full, element::ONEOF),
+                sides,
+                Vec::new(),
+                (&new.options, &old.options),
+            );
         }
     }
 
@@ -332,21 +487,39 @@ impl Collector<'_> {
                 continue;
             };
             let names = |values: &[&crate::model::EnumValue]| {
-                values.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
+                values
+                    .iter()
+                    .map(|v| v.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             let mut differences = Vec::new();
             if names(&pair.new) != names(&pair.old) {
-                differences.push(format!("name {} → {}", code(&names(&pair.old)), code(&names(&pair.new))));
+                differences.push(format!(
+                    "name {} → {}",
+                    code(&names(&pair.old)),
+                    code(&names(&pair.new))
+                ));
             }
             let sides = (at(pair.new_file, new.span), at(pair.old_file, old.span));
             let full = name(pair.new_enum, &new.name);
-            self.compare((&full, element::ENUM_VALUE), sides, differences, (&new.options, &old.options));
+            self.compare(
+                (&full, element::ENUM_VALUE),
+                sides,
+                differences,
+                (&new.options, &old.options),
+            );
         }
     }
 
     /// Options set, unset or changed on an element, one change per option name. `default`
     /// and `json_name` are the field's own declaration, compared there.
-    fn options(&mut self, owner: &str, (new, new_options): (At, &Options), (old, old_options): (At, &Options)) {
+    fn options(
+        &mut self,
+        owner: &str,
+        (new, new_options): (At, &Options),
+        (old, old_options): (At, &Options),
+    ) {
         let (new_map, old_map) = (by_name(new_options), by_name(old_options));
         let names: BTreeSet<&String> = new_map.keys().chain(old_map.keys()).collect();
         for name in names {
@@ -354,11 +527,19 @@ impl Collector<'_> {
             let what = (owner, element::OPTION, class);
             match (new_map.get(name), old_map.get(name)) {
                 (Some(n), None) => {
-                    let description = format!("option {} set to {}", code(name), code(&value_words(&n.value)));
+                    let description = format!(
+                        "option {} set to {}",
+                        code(name),
+                        code(&value_words(&n.value))
+                    );
                     self.changed(what, (at(new.file, n.span), old), description);
                 }
                 (None, Some(o)) => {
-                    let description = format!("option {} removed (was {})", code(name), code(&value_words(&o.value)));
+                    let description = format!(
+                        "option {} removed (was {})",
+                        code(name),
+                        code(&value_words(&o.value))
+                    );
                     self.changed(what, (new, at(old.file, o.span)), description);
                 }
                 (Some(n), Some(o)) if n.value != o.value => {
@@ -368,7 +549,11 @@ impl Collector<'_> {
                         code(&value_words(&o.value)),
                         code(&value_words(&n.value))
                     );
-                    self.changed(what, (at(new.file, n.span), at(old.file, o.span)), description);
+                    self.changed(
+                        what,
+                        (at(new.file, n.span), at(old.file, o.span)),
+                        description,
+                    );
                 }
                 _ => {}
             }
@@ -380,7 +565,10 @@ impl Collector<'_> {
             // A file's own comments are its header, not an element's doc.
             return;
         }
-        let (new_doc, old_doc) = (comments::doc(new.file, new.span), comments::doc(old.file, old.span));
+        let (new_doc, old_doc) = (
+            comments::doc(new.file, new.span),
+            comments::doc(old.file, old.span),
+        );
         if new_doc == old_doc {
             return;
         }
@@ -389,7 +577,11 @@ impl Collector<'_> {
             (_, true) => "doc comment removed",
             _ => "doc comment changed",
         };
-        self.changed((owner, element::COMMENT, Class::Patch), (new, old), description.to_string());
+        self.changed(
+            (owner, element::COMMENT, Class::Patch),
+            (new, old),
+            description.to_string(),
+        );
     }
 
     /// Reserved numbers and names added (patch: nothing generated changes) or dropped
@@ -403,23 +595,51 @@ impl Collector<'_> {
     ) {
         let old_set = ranges(old_ranges);
         let new_set = ranges(new_ranges);
-        for r in new_ranges.iter().filter(|r| !old_set.contains(&(r.start, r.end))) {
+        for r in new_ranges
+            .iter()
+            .filter(|r| !old_set.contains(&(r.start, r.end)))
+        {
             let description = format!("reserved {} added", range_words(r));
-            self.changed((owner, element::RESERVATION, Class::Patch), (at(new.file, r.span), old), description);
+            self.changed(
+                (owner, element::RESERVATION, Class::Patch),
+                (at(new.file, r.span), old),
+                description,
+            );
         }
-        for r in old_ranges.iter().filter(|r| !new_set.contains(&(r.start, r.end))) {
+        for r in old_ranges
+            .iter()
+            .filter(|r| !new_set.contains(&(r.start, r.end)))
+        {
             let description = format!("reserved {} removed", range_words(r));
-            self.changed((owner, element::RESERVATION, Class::Minor), (new, at(old.file, r.span)), description);
+            self.changed(
+                (owner, element::RESERVATION, Class::Minor),
+                (new, at(old.file, r.span)),
+                description,
+            );
         }
         let old_set: BTreeSet<&str> = old_names.iter().map(|n| n.name.as_str()).collect();
         let new_set: BTreeSet<&str> = new_names.iter().map(|n| n.name.as_str()).collect();
-        for n in new_names.iter().filter(|n| !old_set.contains(n.name.as_str())) {
+        for n in new_names
+            .iter()
+            .filter(|n| !old_set.contains(n.name.as_str()))
+        {
             let description = format!("reserved name {} added", quoted(&n.name));
-            self.changed((owner, element::RESERVATION, Class::Patch), (at(new.file, n.span), old), description);
+            self.changed(
+                (owner, element::RESERVATION, Class::Patch),
+                (at(new.file, n.span), old),
+                description,
+            );
         }
-        for n in old_names.iter().filter(|n| !new_set.contains(n.name.as_str())) {
+        for n in old_names
+            .iter()
+            .filter(|n| !new_set.contains(n.name.as_str()))
+        {
             let description = format!("reserved name {} removed", quoted(&n.name));
-            self.changed((owner, element::RESERVATION, Class::Minor), (new, at(old.file, n.span)), description);
+            self.changed(
+                (owner, element::RESERVATION, Class::Minor),
+                (new, at(old.file, n.span)),
+                description,
+            );
         }
     }
 
@@ -465,12 +685,21 @@ fn field_kind(field: &Field) -> &'static str {
 fn field_words(f: &FieldIn) -> String {
     let field = f.field;
     let label = label_words(f);
-    let label = if label.is_empty() { String::new() } else { format!("{label} ") };
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!("{label} ")
+    };
     let what = match &field.extendee {
         Some(extendee) => format!("extension of {}", code(extendee)),
         None => "field".to_string(),
     };
-    format!("{what} {} = {} ({label}{})", code(&field.name), field.number, type_words(field))
+    format!(
+        "{what} {} = {} ({label}{})",
+        code(&field.name),
+        field.number,
+        type_words(field)
+    )
 }
 
 fn type_words(field: &Field) -> String {
@@ -490,7 +719,9 @@ fn label_words(f: &FieldIn) -> String {
     match field.label {
         Label::Repeated => "repeated".into(),
         Label::Required => "required".into(),
-        Label::Optional if field.features.field_presence.value == FieldPresence::LegacyRequired => "required".into(),
+        Label::Optional if field.features.field_presence.value == FieldPresence::LegacyRequired => {
+            "required".into()
+        }
         Label::Optional if field.proto3_optional => "optional".into(),
         Label::Optional => String::new(),
     }
@@ -519,7 +750,11 @@ fn moved(new: &File, old: &File) -> Vec<String> {
     if new.path == old.path {
         Vec::new()
     } else {
-        vec![format!("moved from {} to {}", code(&old.path), code(&new.path))]
+        vec![format!(
+            "moved from {} to {}",
+            code(&old.path),
+            code(&new.path)
+        )]
     }
 }
 

@@ -159,13 +159,20 @@ pub fn review(modules: &[Compared], findings: &[Finding]) -> Review {
         classify::class(change);
     }
     changes.sort_by(|a, b| {
-        (&a.path, a.start_line, &a.element, a.element_kind, &a.description).cmp(&(
-            &b.path,
-            b.start_line,
-            &b.element,
-            b.element_kind,
-            &b.description,
-        ))
+        (
+            &a.path,
+            a.start_line,
+            &a.element,
+            a.element_kind,
+            &a.description,
+        )
+            .cmp(&(
+                &b.path,
+                b.start_line,
+                &b.element,
+                b.element_kind,
+                &b.description,
+            ))
     });
     Review { changes }
 }
