@@ -709,8 +709,8 @@ fn type_words(field: &Field) -> String {
     }
 }
 
-/// The label as written: `repeated`, `required`, `optional` (explicit presence), or empty
-/// (proto3 and editions implicit presence, and `map`s).
+/// The label as written: `map`, `repeated`, `required`, `optional` (proto2, proto3
+/// `optional`), or empty (no label: proto3 and editions singular fields, oneof members).
 fn label_words(f: &FieldIn) -> String {
     let field = f.field;
     if f.message.is_some_and(|m| field.is_map(m)) {
@@ -723,6 +723,11 @@ fn label_words(f: &FieldIn) -> String {
             "required".into()
         }
         Label::Optional if field.proto3_optional => "optional".into(),
+        Label::Optional
+            if f.file.syntax == crate::model::Syntax::Proto2 && field.oneof_index.is_none() =>
+        {
+            "optional".into()
+        }
         Label::Optional => String::new(),
     }
 }
