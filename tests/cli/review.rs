@@ -134,38 +134,15 @@ fn verdict(doc: &Value) -> (String, Value) {
 #[test]
 fn every_class_in_json_with_the_findings_behind_them() {
     let repo = orders_repo();
+    // The document as the issue gives it, keys in that order.
+    let (_, stdout) = review(&repo, &["--format", "json"]);
+    assert!(
+        stdout.starts_with(
+            "{\n  \"version\": 1,\n  \"verdict\": \"major\",\n  \"conventional_commit\": \"feat!\",\n  \"changes\": [\n    {\n      \"class\": \"patch\",\n      \"kind\": \"changed\",\n      \"element\": \"acme.v1.Order\",\n      \"element_kind\": \"comment\",\n      \"path\": \"acme/v1/order.proto\",\n      \"start_line\": 6,\n      \"description\": \"doc comment changed\",\n      \"rules\": []\n    },"
+        ),
+        "{stdout}"
+    );
     let doc = json(&repo, &[]);
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        keys,
-        ["version", "verdict", "conventional_commit", "changes"]
-    );
-    assert_eq!(doc["version"], 1);
-    assert_eq!(verdict(&doc), ("major".into(), Value::from("feat!")));
-    let first: Vec<&str> = doc["changes"][0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        first,
-        [
-            "class",
-            "kind",
-            "element",
-            "element_kind",
-            "path",
-            "start_line",
-            "description",
-            "rules"
-        ]
-    );
     assert_eq!(
         change_lines(&doc),
         [
