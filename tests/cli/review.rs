@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
-use crate::support::{run, Repo};
+use std::path::Path;
+
+use crate::support::{doc_snippet, run, Repo};
 
 const ORDER_V1: &str = r#"syntax = "proto3";
 
@@ -503,4 +505,64 @@ fn exit_codes() {
     );
     assert_eq!(review(&minor, &["--fail-on", "major"]).0, 0);
     assert_eq!(review(&minor, &["--fail-on", "minor"]).0, 1);
+}
+
+/// The README's walk-through (testdata/readme): what `check`, `check --direction` and
+/// `review` print is pasted there as is.
+#[test]
+fn readme_walkthrough_is_real_output() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/readme");
+    let stdout = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(args)
+            .current_dir(&dir)
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .output()
+            .expect("binary runs");
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let without_time = |text: &str| {
+        let at = text.find(" checked in ").expect("the summary line");
+        let end = text[at..].find(" ms.").expect("milliseconds") + at;
+        format!("{}{}", &text[..at], &text[end..])
+    };
+    assert_eq!(
+        without_time(&stdout(&["check", "new", "--against", "old"])),
+        without_time(&doc_snippet("readme-check"))
+    );
+    assert_eq!(
+        stdout(&["review", "new", "--against", "old"]),
+        doc_snippet("readme-review")
+    );
+    assert_eq!(
+        stdout(&["review", "new", "--against", "old", "--format", "markdown"]),
+        doc_snippet("readme-review-markdown")
+    );
+    let json = stdout(&[
+        "check",
+        "new",
+        "--against",
+        "old",
+        "--direction",
+        "backward",
+        "--format",
+        "json",
+    ]);
+    let doc: Value = serde_json::from_str(&json).expect("JSON");
+    let lines: Vec<String> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap(),
+                f["direction"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let snippet = doc_snippet("readme-direction");
+    let shown: Vec<&str> = snippet.lines().skip(1).collect();
+    assert_eq!(lines, shown);
 }
