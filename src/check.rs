@@ -9,9 +9,8 @@ use miette::{miette, Report};
 
 use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
-use crate::engine::{self, Collected, Naming, PathFilter, Sources, Stats};
+use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
-use crate::model::Schema;
 use crate::passes::{Group, Ignored};
 pub use crate::source::NewSide;
 use crate::source::{self, is_within, normalize, Request, Snapshot, SourceText};
@@ -78,9 +77,10 @@ pub struct Outcome {
     /// Both sides' texts and labels, for the text format's snippets.
     pub sources: Sources,
     pub stats: Stats,
-    /// Both sides' schemas of every module, kept as long as the outcome: a process that
-    /// exits after rendering can `std::mem::forget` the outcome instead of freeing them.
-    pub schemas: Vec<Schema>,
+    /// Both sides' builds of every module (for `review`, which lists every change), kept as
+    /// long as the outcome: a process that exits after rendering can `std::mem::forget` the
+    /// outcome instead of freeing them.
+    pub modules: Vec<Compared>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -115,7 +115,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     };
     let mut files_checked = 0;
     let mut compared = Vec::new();
-    let mut schemas = Vec::new();
+    let mut modules = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -133,7 +133,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         sources.new.extend(result.new_texts);
         files_checked += result.files_checked;
         compared.extend(result.compared);
-        schemas.extend(result.schemas);
+        modules.push(result.compared_builds);
     }
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -150,7 +150,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             files_checked,
             elapsed: started.elapsed(),
         },
-        schemas,
+        modules,
     })
 }
 
@@ -281,7 +281,12 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
-        schemas: [old_build.schema, new_build.schema],
+        compared_builds: Compared {
+            old: old_build,
+            new: new_build,
+            old_external: old_files.external,
+            new_external: new_files.external,
+        },
     })
 }
 
@@ -295,8 +300,7 @@ struct ModuleResult {
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
-    /// (old, new)
-    schemas: [Schema; 2],
+    compared_builds: Compared,
 }
 
 /// Each compared file's text, keyed by the path findings report.

@@ -17,64 +17,24 @@ pub mod formats;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The directory holding the schema (a subdirectory of the repository is fine).
-    #[arg(default_value = ".")]
-    root: PathBuf,
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
     /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
     #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
     against: Option<String>,
-    /// Read the new side from this git revision instead of the working tree.
-    #[arg(long, value_name = "REV", conflicts_with = "staged")]
-    rev: Option<String>,
-    /// Read the new side from the git index (staged changes).
-    #[arg(long)]
-    staged: bool,
+    #[command(flatten)]
+    source: SourceArgs,
     /// For pre-commit's pre-push stage: compare PRE_COMMIT_TO_REF (the pushed commit) with
     /// PRE_COMMIT_FROM_REF (what the remote has). Without them, --against (with the working
     /// tree) if given, else there is nothing to compare and the check passes.
     #[arg(long, conflicts_with_all = ["rev", "staged"])]
     pre_push: bool,
-    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
-    #[arg(long)]
-    merge_base: bool,
-    /// The git directory to read (e.g. a bare repository).
-    #[arg(long, value_name = "DIR")]
-    git_dir: Option<PathBuf>,
-    /// An include root for imports, read from the same revision as each side.
-    #[arg(short = 'I', long = "include", value_name = "DIR")]
-    include: Vec<PathBuf>,
-    /// Only compare files under this path (relative to ROOT). Repeatable.
-    #[arg(long, value_name = "PATH")]
-    path: Vec<String>,
-    /// Leave out files under this path (relative to ROOT). Repeatable.
-    #[arg(long, value_name = "PATH")]
-    exclude_path: Vec<String>,
-    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
-    /// `--against` side instead of the configuration stored there; the rules still come from
-    /// the new side.
-    #[arg(long, value_name = "FILE")]
-    against_config: Option<PathBuf>,
-    /// Compare even when an import cannot be found: names from the missing files are compared
-    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
-    #[arg(long)]
-    allow_missing_imports: bool,
     /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: FormatArg,
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     fail_on: FailOnArg,
-    /// Keep the findings that break this way: `backward` (new code reading old data),
-    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
-    /// break either way and are always kept; `source` findings (generated code only, no data
-    /// breaks) are kept only by `full`.
-    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
-    direction: DirectionArg,
     /// Base URL for file links in `--format markdown`
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
@@ -106,9 +66,132 @@ pub struct CheckArgs {
     display: DisplayArgs,
 }
 
+/// Where both sides come from, which files are compared, the configuration and the
+/// direction: the same for `check` and `review`.
+#[derive(Args)]
+pub struct SourceArgs {
+    /// The directory holding the schema (a subdirectory of the repository is fine).
+    #[arg(default_value = ".")]
+    root: PathBuf,
+    /// Read the new side from this git revision instead of the working tree.
+    #[arg(long, value_name = "REV", conflicts_with = "staged")]
+    rev: Option<String>,
+    /// Read the new side from the git index (staged changes).
+    #[arg(long)]
+    staged: bool,
+    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
+    #[arg(long)]
+    merge_base: bool,
+    /// The git directory to read (e.g. a bare repository).
+    #[arg(long, value_name = "DIR")]
+    git_dir: Option<PathBuf>,
+    /// An include root for imports, read from the same revision as each side.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Only compare files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    path: Vec<String>,
+    /// Leave out files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    exclude_path: Vec<String>,
+    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
+    /// `--against` side instead of the configuration stored there; the rules still come from
+    /// the new side.
+    #[arg(long, value_name = "FILE")]
+    against_config: Option<PathBuf>,
+    /// Compare even when an import cannot be found: names from the missing files are compared
+    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
+    #[arg(long)]
+    allow_missing_imports: bool,
+    /// Keep the findings that break this way: `backward` (new code reading old data),
+    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
+    /// break either way and are always kept; `source` findings (generated code only, no data
+    /// breaks) are kept only by `full`.
+    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
+    direction: DirectionArg,
+}
+
+impl SourceArgs {
+    /// `--rev`: the new side's revision, when not the working tree or the index.
+    pub fn rev(&self) -> Option<String> {
+        self.rev.clone()
+    }
+}
+
+/// A comparison ready to run: the check's options and how to show paths of each side.
+pub struct Prepared {
+    pub options: CheckOptions,
+    /// The old side, with buf's `.git#...` syntax mapped to a revision.
+    pub against: String,
+    pub new_prefix: String,
+    pub old_prefix: String,
+    pub direction: DirectionFilter,
+}
+
+/// Maps the source flags (and `rev`, the new side's revision when not the working tree) to
+/// the check's options. Err: exit now with this code (2 for a bad `--against`, 0 when the
+/// repository has no commit to compare with).
+pub fn prepare(
+    source: SourceArgs,
+    against: &str,
+    rev: Option<String>,
+) -> Result<Prepared, ExitCode> {
+    let against = match buf_input::parse(against, &source.root) {
+        Ok(mapped) => {
+            for note in &mapped.notes {
+                eprintln!("protocompat: note: {note}");
+            }
+            mapped.against
+        }
+        Err(why) => {
+            eprintln!("{:?}", miette::miette!("--against {why}"));
+            return Err(ExitCode::from(2));
+        }
+    };
+    if against == "HEAD" && source.git_dir.is_none() && head_is_unborn(&source.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return Err(ExitCode::SUCCESS);
+    }
+    let new_prefix = report::path_prefix(&source.root);
+    let old_prefix = if std::path::Path::new(&against).is_dir() && !source.merge_base {
+        report::path_prefix(std::path::Path::new(&against))
+    } else {
+        new_prefix.clone()
+    };
+    let options = CheckOptions {
+        root: source.root,
+        against: against.clone(),
+        new_side: match (rev, source.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: source.merge_base,
+        git_dir: source.git_dir,
+        includes: source.include,
+        paths: source.path,
+        exclude_paths: source.exclude_path,
+        config: source.config,
+        against_config: source.against_config,
+        allow_missing_imports: source.allow_missing_imports,
+    };
+    Ok(Prepared {
+        options,
+        against,
+        new_prefix,
+        old_prefix,
+        direction: DirectionFilter::from(source.direction),
+    })
+}
+
 /// Warnings with distinct messages, first occurrence first: an import missing from both
 /// sides is one problem, not two.
-fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
+pub fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
     let mut seen = std::collections::HashSet::new();
     warnings
         .iter()
@@ -131,7 +214,7 @@ fn head_is_unborn(root: &std::path::Path) -> bool {
 /// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
 fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
     if !args.pre_push {
-        return Some((args.against.clone()?, args.rev.clone()));
+        return Some((args.against.clone()?, args.source.rev.clone()));
     }
     let from = std::env::var("PRE_COMMIT_FROM_REF")
         .ok()
@@ -154,46 +237,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     // --exclude-imports needs nothing: imported files are never compared.
     let _ = args.exclude_imports;
-    let against = match buf_input::parse(&against, &args.root) {
-        Ok(mapped) => {
-            for note in &mapped.notes {
-                eprintln!("protocompat: note: {note}");
-            }
-            mapped.against
-        }
-        Err(why) => {
-            eprintln!("{:?}", miette::miette!("--against {why}"));
-            return ExitCode::from(2);
-        }
-    };
-    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
-        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
-        // no earlier schema that it could break.
-        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
-        return ExitCode::SUCCESS;
-    }
-    let new_prefix = report::path_prefix(&args.root);
-    let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
-        report::path_prefix(std::path::Path::new(&against))
-    } else {
-        new_prefix.clone()
-    };
-    let options = CheckOptions {
-        root: args.root,
-        against: against.clone(),
-        new_side: match (rev, args.staged) {
-            (Some(rev), _) => NewSide::Rev(rev),
-            (None, true) => NewSide::Staged,
-            (None, false) => NewSide::Worktree,
-        },
-        merge_base: args.merge_base,
-        git_dir: args.git_dir,
-        includes: args.include,
-        paths: args.path,
-        exclude_paths: args.exclude_path,
-        config: args.config,
-        against_config: args.against_config,
-        allow_missing_imports: args.allow_missing_imports,
+    let Prepared {
+        options,
+        against,
+        new_prefix,
+        old_prefix,
+        direction,
+    } = match prepare(args.source, &against, rev) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
     };
     if args.fix {
         if let Err(code) = fix::refuse_unless_on_disk(&options) {
@@ -231,7 +283,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     return code;
                 }
             }
-            let direction = DirectionFilter::from(args.direction);
             outcome.findings.retain(|f| direction.keeps(f.direction));
             if args.error_format.is_some() {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.

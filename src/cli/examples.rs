@@ -1,5 +1,22 @@
 //! The EXAMPLES sections of `--help` (clap `after_help`), one per subcommand.
 
+pub const REVIEW: &str = "\
+Examples:
+  # Every change of the working tree against main, classed major/minor/patch
+  protocompat review --against main
+
+  # A pull-request description: the verdict, then a table per file
+  protocompat review --rev HEAD --against origin/main --merge-base --format markdown
+
+  # For release tooling: the verdict and the commit type
+  protocompat review --against v1.4.0 --format json | jq -r .verdict
+
+  # Fail CI when a change needs a major release
+  protocompat review --against origin/main --fail-on major
+
+Exit codes: 0 (whatever the review lists, unless --fail-on), 1 the verdict is at least the
+--fail-on class, 2 the review could not be done (bad input, a file that does not build).";
+
 pub const CHECK: &str = "\
 Examples:
   # The working tree against the main branch

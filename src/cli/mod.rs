@@ -8,6 +8,7 @@ pub mod examples;
 pub mod explain;
 pub mod fix;
 pub mod man;
+pub mod review;
 pub mod rules;
 
 use std::io::Write as _;

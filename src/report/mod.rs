@@ -9,6 +9,7 @@ mod junit;
 mod long_lines;
 mod markdown;
 mod msvs;
+pub mod review;
 mod sarif;
 mod short;
 mod text;

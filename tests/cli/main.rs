@@ -20,6 +20,7 @@ mod ignore;
 mod imports;
 mod integrations;
 mod pre_commit;
+mod review;
 mod rule_cases;
 mod rule_docs;
 mod text_snapshots;
