@@ -38,10 +38,15 @@ pub struct HistoryArgs {
     /// The git directory to read (e.g. a bare repository).
     #[arg(long, value_name = "DIR")]
     pub git_dir: Option<PathBuf>,
-    /// Accepted for symmetry with `check`; the audit reads each file on its own, so imports
-    /// are not needed.
+    /// An include root for imports, as in `check`: it must exist (at REV or on disk); the
+    /// audit reads each file on its own, so types from imports are compared as written.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// A configuration file (protocompat .toml or buf .yaml) instead of the one at ROOT at
+    /// REV: its modules' roots and excludes choose the files, `except` turns history rules
+    /// off, `ignore` and `ignore_only` drop findings.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Only audit files under this path (relative to ROOT). Repeatable.
     #[arg(long, value_name = "PATH")]
     pub path: Vec<String>,
@@ -69,6 +74,8 @@ impl HistoryArgs {
             all_parents: self.all_parents,
             paths: self.path.clone(),
             exclude_paths: self.exclude_path.clone(),
+            includes: self.include.clone(),
+            config: self.config.clone(),
             strict: self.strict,
             allow_shallow: self.allow_shallow,
             cache: !self.no_cache,

@@ -220,6 +220,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         rev: against.clone(),
         paths: options.paths.clone(),
         exclude_paths: options.exclude_paths.clone(),
+        includes: options.includes.clone(),
+        config: options.config.clone(),
         cache: true,
         ..Default::default()
     });

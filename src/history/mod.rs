@@ -6,6 +6,7 @@
 //! commits in order; `rules` reads the finished ledger.
 
 pub mod cache;
+pub mod config;
 pub mod ledger;
 pub mod rules;
 pub mod summary;
@@ -38,6 +39,10 @@ pub struct AuditOptions {
     pub all_parents: bool,
     pub paths: Vec<String>,
     pub exclude_paths: Vec<String>,
+    /// `-I`: checked to exist, as `check` does (the audit reads each blob on its own).
+    pub includes: Vec<PathBuf>,
+    /// `--config`: a protocompat .toml or buf .yaml instead of the one at ROOT at REV.
+    pub config: Option<PathBuf>,
     /// A blob that cannot be read is an error instead of a warning.
     pub strict: bool,
     /// Audit a shallow clone from its first commit instead of refusing.
@@ -76,6 +81,8 @@ pub struct History {
     pub unreadable: Vec<Unreadable>,
     pub warnings: Vec<Report>,
     pub stats: AuditStats,
+    /// The configuration's rules and ignores, applied to the findings.
+    pub config: config::AuditConfig,
 }
 
 impl History {
@@ -89,9 +96,16 @@ impl History {
         String::from_utf8(blob.content().to_vec()).ok()
     }
 
-    /// The findings of every history rule.
+    /// The findings of the history rules the configuration runs, less those it ignores.
     pub fn findings(&self) -> Vec<HistoryFinding> {
-        rules::run(&self.ledger, &self.commits)
+        let mut found = rules::run(&self.ledger, &self.commits);
+        found.retain(|f| {
+            let paths = std::iter::once(&f.at).chain(f.previous.as_ref().map(|p| &p.at));
+            paths
+                .into_iter()
+                .all(|at| self.config.reports(f.rule, &at.path))
+        });
+        found
     }
 }
 
@@ -169,12 +183,14 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
     let root = root_in_repo(opts, &start)?;
     let mut warnings = Vec::new();
     shallow_check(&repo, opts, &mut warnings)?;
+    let rev = if opts.rev.is_empty() {
+        "HEAD".to_string()
+    } else {
+        opts.rev.clone()
+    };
+    let audit_config = configuration(opts, &start, &rev, &root, &mut warnings)?;
     let walk_opts = WalkOptions {
-        rev: if opts.rev.is_empty() {
-            "HEAD".to_string()
-        } else {
-            opts.rev.clone()
-        },
+        rev,
         since: opts.since.as_deref().map(|s| since(&repo, s)).transpose()?,
         all_parents: opts.all_parents,
         root: root.clone(),
@@ -188,6 +204,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             .iter()
             .map(|p| crate::source::normalize(p))
             .collect(),
+        modules: audit_config.layout(),
     };
     let walked = walk::walk(&repo, &walk_opts)?;
     let mut store = if opts.cache {
@@ -251,17 +268,35 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         unreadable,
         warnings,
         stats,
+        config: audit_config,
     })
+}
+
+/// `--config` (or the configuration at ROOT at REV) and `-I`, read as `check` reads them.
+fn configuration(
+    opts: &AuditOptions,
+    start: &Path,
+    rev: &str,
+    root: &str,
+    warnings: &mut Vec<Report>,
+) -> Result<config::AuditConfig, Error> {
+    let repo = open_source_repo(opts, start)?;
+    config::check_includes(&repo, rev, &opts.includes)?;
+    config::resolve(&repo, rev, root, opts.config.as_deref(), warnings)
+        .map_err(|diagnostics| Error { diagnostics })
+}
+
+fn open_source_repo(opts: &AuditOptions, start: &Path) -> Result<crate::source::Repo, Report> {
+    match &opts.git_dir {
+        Some(dir) => crate::source::Repo::open(dir),
+        None => crate::source::Repo::discover(start),
+    }
+    .map_err(|e| miette!("{}: not a git repository: {}", start.display(), e.message()))
 }
 
 /// ROOT as a path inside the repository, as `check` computes it.
 fn root_in_repo(opts: &AuditOptions, start: &Path) -> Result<String, Report> {
-    let repo = match &opts.git_dir {
-        Some(dir) => crate::source::Repo::open(dir),
-        None => crate::source::Repo::discover(start),
-    }
-    .map_err(|e| miette!("{}: not a git repository: {}", start.display(), e.message()))?;
-    repo.path_in_repo(&opts.root)
+    open_source_repo(opts, start)?.path_in_repo(&opts.root)
 }
 
 fn shallow_check(

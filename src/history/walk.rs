@@ -92,6 +92,9 @@ pub struct WalkOptions {
     /// `--path` / `--exclude-path`, relative to ROOT.
     pub paths: Vec<String>,
     pub exclude_paths: Vec<String>,
+    /// The configuration's modules as (roots, excludes), relative to ROOT: a file is walked
+    /// when a module's root holds it and none of that module's excludes does. Empty: all.
+    pub modules: Vec<(Vec<String>, Vec<String>)>,
 }
 
 /// One commit that changed something under ROOT: each changed `.proto` file (path relative
@@ -341,10 +344,15 @@ fn diff_trees(
     Ok(())
 }
 
-/// `--path` / `--exclude-path` filters (paths relative to ROOT).
+/// `--path` / `--exclude-path` filters and the modules' roots and excludes (paths relative
+/// to ROOT).
 fn wanted(path: &str, opts: &WalkOptions) -> bool {
+    let in_module = |(roots, excludes): &(Vec<String>, Vec<String>)| {
+        roots.iter().any(|r| is_within(path, r)) && !excludes.iter().any(|e| is_within(path, e))
+    };
     (opts.paths.is_empty() || opts.paths.iter().any(|p| is_within(path, p)))
         && !opts.exclude_paths.iter().any(|p| is_within(path, p))
+        && (opts.modules.is_empty() || opts.modules.iter().any(in_module))
 }
 
 #[cfg(test)]

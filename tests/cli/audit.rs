@@ -615,3 +615,144 @@ fn check_history_stops_a_number_deleted_long_ago() {
         ["FIELD_NUMBER_REUSED a.proto:7:3-7:16"]
     );
 }
+
+/// The same history in each `DIR/x.proto` (package `acme.DIR`): fields 2 and 3 deleted
+/// unreserved, then 2 reused; one commit per step for all the directories.
+fn reuse_in(repo: &Repo, dirs: &[&str]) {
+    let file = |dir: &str, body: &str| {
+        let pkg = dir.replace('/', ".");
+        format!("syntax = \"proto3\";\npackage acme.{pkg};\n\nmessage M {{\n{body}}}\n")
+    };
+    for (subject, body) in [
+        (
+            "add",
+            "  string id = 1;\n  string email = 2;\n  string phone = 3;\n",
+        ),
+        ("drop", "  string id = 1;\n"),
+        ("reuse", "  string id = 1;\n  int64 created_at = 2;\n"),
+    ] {
+        for dir in dirs {
+            repo.write(&format!("{dir}/x.proto"), &file(dir, body));
+        }
+        repo.commit(subject);
+    }
+}
+
+/// `(rule, path)` of each finding of `protocompat audit --format json ARGS` and the exit code.
+fn audit_json(cwd: &std::path::Path, args: &[&str]) -> (i32, Vec<String>) {
+    let mut all = vec!["audit", "--format", "json", "--no-cache"];
+    all.extend_from_slice(args);
+    let out = support::run(cwd, &all);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let found = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap(),
+                f["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), found)
+}
+
+#[test]
+fn audit_reads_the_buf_yaml_at_root_excludes_except_and_ignores() {
+    let repo = Repo::new();
+    repo.write(
+        "buf.yaml",
+        "version: v1\nbuild:\n  excludes: [gen]\nbreaking:\n  except: [FIELD_DELETED_NOT_RESERVED]\n  ignore: [vendor]\n  ignore_only:\n    FIELD_NUMBER_REUSED: [legacy]\n",
+    );
+    reuse_in(&repo, &["api", "gen", "vendor", "legacy"]);
+    let (code, found) = audit_json(repo.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found, ["FIELD_NUMBER_REUSED api/x.proto"]);
+    // --path and --exclude-path narrow it further.
+    let (code, found) = audit_json(repo.path(), &["--exclude-path", "api"]);
+    assert_eq!((code, found), (0, Vec::<String>::new()));
+}
+
+#[test]
+fn audit_config_flag_replaces_the_configuration_at_root() {
+    let repo = Repo::new();
+    repo.write("buf.yaml", "version: v1\nbreaking:\n  except: [HISTORY]\n");
+    reuse_in(&repo, &["api"]);
+    // HISTORY excepted at ROOT: nothing runs.
+    assert_eq!(audit_json(repo.path(), &[]), (0, Vec::new()));
+    let dir = support::tempdir();
+    let toml = dir.path().join("protocompat.toml");
+    std::fs::write(&toml, "[breaking]\nexcept = [\"FIELD_NUMBER_REUSED\"]\n").unwrap();
+    let (code, found) = audit_json(repo.path(), &["--config", toml.to_str().unwrap()]);
+    assert_eq!(
+        (code, found),
+        (
+            0,
+            vec!["FIELD_DELETED_NOT_RESERVED api/x.proto".to_string()]
+        )
+    );
+    // An unknown id is the configuration error `check` gives, exit 2.
+    std::fs::write(&toml, "[breaking]\nexcept = [\"NOT_A_RULE\"]\n").unwrap();
+    let out = support::run(
+        repo.path(),
+        &["audit", "--no-cache", "--config", toml.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("NOT_A_RULE"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn audit_checks_include_roots_and_reads_a_bare_repository() {
+    let repo = Repo::new();
+    reuse_in(&repo, &["api"]);
+    let out = support::run(repo.path(), &["audit", "--no-cache", "-I", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("nowhere @ HEAD: include root does not exist"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // An include root the revision has changes no finding.
+    assert_eq!(
+        audit_json(repo.path(), &["-I", "api"]).1,
+        [
+            "FIELD_DELETED_NOT_RESERVED api/x.proto",
+            "FIELD_NUMBER_REUSED api/x.proto"
+        ]
+    );
+    let bare = support::tempdir();
+    let bare_dir = bare.path().join("repo.git");
+    support::git_in(
+        bare.path(),
+        &[
+            "clone",
+            "--bare",
+            "-q",
+            repo.path().to_str().unwrap(),
+            "repo.git",
+        ],
+    );
+    let (code, found) = audit_json(
+        bare.path(),
+        &["--git-dir", bare_dir.to_str().unwrap(), "api"],
+    );
+    assert_eq!(
+        (code, found),
+        (
+            1,
+            // Paths are relative to ROOT, as in `check`.
+            vec![
+                "FIELD_DELETED_NOT_RESERVED x.proto".to_string(),
+                "FIELD_NUMBER_REUSED x.proto".to_string()
+            ]
+        )
+    );
+}
