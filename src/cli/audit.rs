@@ -93,6 +93,13 @@ pub struct AuditArgs {
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     pub fail_on: FailOnArg,
+    /// Write the missing `reserved` numbers and names (every one deleted and not reserved)
+    /// into the working tree, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
     #[command(flatten)]
     pub display: DisplayArgs,
 }
@@ -126,11 +133,26 @@ fn build(opts: &AuditOptions) -> Result<History, ExitCode> {
 }
 
 pub fn run_audit(args: AuditArgs) -> ExitCode {
+    if args.fix {
+        if let Err(code) = refuse_fix_unless_on_disk(&args.history) {
+            return code;
+        }
+    }
     let history = match build(&args.history.options()) {
         Ok(h) => h,
         Err(code) => return code,
     };
-    let found = history.findings();
+    let mut found = history.findings();
+    if args.fix {
+        match fix_working_tree(&args, &found) {
+            Err(code) => return code,
+            Ok(None) => return exit_code(&found, FailOn::from(args.fail_on)),
+            Ok(Some(resolved)) => {
+                let mut resolved = resolved.into_iter();
+                found.retain(|_| !resolved.next().unwrap_or(false));
+            }
+        }
+    }
     let Ok(repo) = Repository::open(&history.git_dir) else {
         eprintln!("error: cannot reopen {}", history.git_dir.display());
         return ExitCode::from(2);
@@ -150,6 +172,83 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
     };
     print(&out);
     exit_code(&found, FailOn::from(args.fail_on))
+}
+
+/// `--fix` edits the files on disk, whose history is HEAD's: another `--rev` or a bare
+/// repository has nothing to edit (as `check --fix` refuses `--rev` and `--staged`).
+fn refuse_fix_unless_on_disk(args: &HistoryArgs) -> Result<(), ExitCode> {
+    let why = if args.rev != "HEAD" {
+        Some(format!(
+            "the audited revision is `{}` (--rev); drop --rev to fix the working tree,              whose history is HEAD's",
+            args.rev
+        ))
+    } else {
+        let bare = args
+            .git_dir
+            .as_ref()
+            .is_some_and(|d| Repository::open(d).is_ok_and(|r| r.is_bare()));
+        bare.then(|| "the repository given by --git-dir is bare (it has no working tree)".into())
+    };
+    match why {
+        Some(why) => {
+            eprintln!("error: --fix edits the files on disk, but {why}");
+            Err(ExitCode::from(2))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Plans the reservations and writes them (or prints their diff with --dry-run: `None`,
+/// the audit stops there). `Some`: per finding, whether the working tree now reserves it.
+fn fix_working_tree(
+    args: &AuditArgs,
+    found: &[HistoryFinding],
+) -> Result<Option<Vec<bool>>, ExitCode> {
+    let h = &args.history;
+    let plan = history::fix::plan(&h.root, &h.include, (&h.path, &h.exclude_path), found).map_err(
+        |e| {
+            eprintln!("{e:?}");
+            ExitCode::from(2)
+        },
+    )?;
+    for element in &plan.gone {
+        eprintln!(
+            "note: --fix: {element} is not in the working tree any more; nothing to reserve it in"
+        );
+    }
+    let files = plan.fixes.len();
+    let newly = |n: usize| format!("{n} file{}", plural(n));
+    if args.dry_run {
+        print(&protocompat::passes::fix::unified_diff(
+            &h.root,
+            &plan.fixes,
+        ));
+        eprintln!(
+            "audit --fix --dry-run: would write reservations into {}; nothing was changed.",
+            newly(files)
+        );
+        return Ok(None);
+    }
+    protocompat::passes::fix::write_files(&h.root, &plan.fixes).map_err(|e| {
+        eprintln!("{e:?}");
+        ExitCode::from(2)
+    })?;
+    let prefix = report::path_prefix(&h.root);
+    for fix in &plan.fixes {
+        eprintln!(
+            "fixed: {prefix}{}: reserved the deleted numbers and names",
+            fix.path
+        );
+    }
+    if files == 0 {
+        eprintln!("audit --fix: nothing to reserve.");
+    } else {
+        eprintln!(
+            "audit --fix: wrote reservations into {}; commit them to settle the history.",
+            newly(files)
+        );
+    }
+    Ok(Some(plan.resolved))
 }
 
 fn exit_code(found: &[HistoryFinding], fail_on: FailOn) -> ExitCode {

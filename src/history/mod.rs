@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod config;
+pub mod fix;
 pub mod ledger;
 pub mod rules;
 pub mod summary;

@@ -756,3 +756,126 @@ fn audit_checks_include_roots_and_reads_a_bare_repository() {
         )
     );
 }
+
+/// A message and an enum that lost members without reserving them: field 2 reused since,
+/// field 3 (`phone`) and value 2 (`BLUE`) open.
+fn unreserved_history() -> Repo {
+    let repo = Repo::new();
+    let text = |fields: &str, values: &str| {
+        format!("{P3}message User {{\n  string id = 1;\n{fields}}}\n\nenum Color {{\n  COLOR_UNSPECIFIED = 0;\n  RED = 1;\n{values}}}\n")
+    };
+    repo.write(
+        "a.proto",
+        &text(
+            "  string email = 2;\n  string phone = 3;\n",
+            "  BLUE = 2;\n",
+        ),
+    );
+    repo.commit("add");
+    repo.write("a.proto", &text("", ""));
+    repo.commit("drop");
+    repo.write("a.proto", &text("  int64 created_at = 2;\n", ""));
+    repo.commit("reuse 2");
+    repo
+}
+
+#[test]
+fn audit_fix_reserves_every_open_deletion_once() {
+    let repo = unreserved_history();
+    let before = std::fs::read_to_string(repo.path().join("a.proto")).unwrap();
+    let dry = support::run(repo.path(), &["audit", "--no-cache", "--fix", "--dry-run"]);
+    let diff = String::from_utf8_lossy(&dry.stdout);
+    assert!(diff.contains("+++ b/a.proto"), "{diff}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        before
+    );
+    let out = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The reuse of 2 is an error no reservation mends.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fixed: a.proto"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        format!("{P3}message User {{\n  reserved 3;\n  reserved \"phone\";\n  string id = 1;\n  int64 created_at = 2;\n}}\n\nenum Color {{\n  reserved 2;\n  reserved \"BLUE\";\n  COLOR_UNSPECIFIED = 0;\n  RED = 1;\n}}\n")
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("By rule: FIELD_NUMBER_REUSED 1."),
+        "{report}"
+    );
+    // Idempotent: a second run finds everything reserved.
+    let fixed = std::fs::read_to_string(repo.path().join("a.proto")).unwrap();
+    let again = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("audit --fix: nothing to reserve."),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        fixed
+    );
+    // Once committed, the history has nothing open.
+    repo.commit("reserve");
+    let (code, found) = audit_json(repo.path(), &[]);
+    assert_eq!(
+        (code, found),
+        (1, vec!["FIELD_NUMBER_REUSED a.proto".to_string()])
+    );
+}
+
+#[test]
+fn audit_fix_refuses_what_check_fix_refuses() {
+    let repo = unreserved_history();
+    let out = support::run(
+        repo.path(),
+        &["audit", "--no-cache", "--fix", "--rev", "HEAD~1"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("drop --rev to fix the working tree"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bare = support::tempdir();
+    support::git_in(
+        bare.path(),
+        &[
+            "clone",
+            "--bare",
+            "-q",
+            repo.path().to_str().unwrap(),
+            "repo.git",
+        ],
+    );
+    let git_dir = bare.path().join("repo.git");
+    let out = support::run(
+        bare.path(),
+        &[
+            "audit",
+            "--no-cache",
+            "--fix",
+            "--git-dir",
+            git_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is bare"));
+    // A working tree that does not build is never edited.
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1\n}}\n"),
+    );
+    let out = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fix refused, nothing was changed"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        format!("{P3}message User {{\n  string id = 1\n}}\n")
+    );
+}
