@@ -79,6 +79,7 @@ impl HistoryArgs {
             strict: self.strict,
             allow_shallow: self.allow_shallow,
             cache: !self.no_cache,
+            progress: false,
         }
     }
 }
@@ -138,7 +139,10 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
             return code;
         }
     }
-    let history = match build(&args.history.options()) {
+    let mut options = args.history.options();
+    // People watch the text report; the machine formats never get a bar.
+    options.progress = Format::from(args.format) == Format::Text;
+    let history = match build(&options) {
         Ok(h) => h,
         Err(code) => return code,
     };

@@ -9,6 +9,7 @@ pub mod cache;
 pub mod config;
 pub mod fix;
 pub mod ledger;
+pub mod progress;
 pub mod rules;
 pub mod summary;
 pub mod walk;
@@ -50,6 +51,8 @@ pub struct AuditOptions {
     pub allow_shallow: bool,
     /// Read and write the summary cache under the git dir.
     pub cache: bool,
+    /// Draw a progress bar on stderr for a long walk, when it is a terminal.
+    pub progress: bool,
 }
 
 /// A blob that could not be read at some commit: its elements were carried over.
@@ -206,6 +209,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             .map(|p| crate::source::normalize(p))
             .collect(),
         modules: audit_config.layout(),
+        progress: opts.progress,
     };
     let walked = walk::walk(&repo, &walk_opts)?;
     let mut store = if opts.cache {
@@ -213,7 +217,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
     } else {
         cache::Cache::default()
     };
-    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store);
+    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store, opts.progress);
     if opts.cache {
         if let Err(e) = store.save(&git_dir) {
             warnings.push(miette!(
@@ -359,6 +363,7 @@ fn summarize_all(
     git_dir: &Path,
     walked: &walk::Walked,
     store: &mut cache::Cache,
+    progress: bool,
 ) -> (usize, usize) {
     let mut wanted: HashMap<Oid, &str> = HashMap::new();
     for step in &walked.steps {
@@ -373,13 +378,19 @@ fn summarize_all(
         .into_iter()
         .filter(|(oid, _)| !store.contains(oid))
         .collect();
+    let bar = progress::bar(progress, "parsing blobs", missing.len());
     let done: Vec<(Oid, FileSummary)> = missing
         .par_iter()
         .map_init(
             || Repository::open(git_dir).ok(),
-            |repo, (oid, path)| (*oid, summarize_blob(repo.as_ref(), *oid, path)),
+            |repo, (oid, path)| {
+                let summary = summarize_blob(repo.as_ref(), *oid, path);
+                bar.inc(1);
+                (*oid, summary)
+            },
         )
         .collect();
+    bar.finish_and_clear();
     let parsed = done.len();
     for (oid, summary) in done {
         store.insert(oid, summary);

@@ -95,6 +95,8 @@ pub struct WalkOptions {
     /// The configuration's modules as (roots, excludes), relative to ROOT: a file is walked
     /// when a module's root holds it and none of that module's excludes does. Empty: all.
     pub modules: Vec<(Vec<String>, Vec<String>)>,
+    /// Draw a progress bar (see `super::progress`).
+    pub progress: bool,
 }
 
 /// One commit that changed something under ROOT: each changed `.proto` file (path relative
@@ -206,7 +208,9 @@ pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
         ..Walked::default()
     };
     let mut previous: Option<Oid> = None;
+    let bar = super::progress::bar(opts.progress, "walking commits", list.len());
     for oid in list {
+        bar.inc(1);
         let commit = repo
             .find_commit(oid)
             .map_err(|e| miette!("cannot read commit {oid}: {}", e.message()))?;
@@ -228,6 +232,7 @@ pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
         });
         walked.commits.push(commit_info(&commit));
     }
+    bar.finish_and_clear();
     Ok(walked)
 }
 
