@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use miette::{miette, Report};
 
+use super::conflict::FIELD_NUMBER_CONFLICT;
 use super::rules::HISTORY_RULES;
 use crate::config::{self, Config, Kind, Module};
 use crate::source::{is_within, GitTree, Repo, Tree};
@@ -101,7 +102,12 @@ fn module_rules(config: &Config, module: &Module) -> Result<ModuleRules, Report>
         _ => config,
     };
     let mut breaking = own.breaking_for(module).clone();
-    breaking.use_ = HISTORY_RULES.iter().map(|r| r.to_string()).collect();
+    let history_rules: Vec<&str> = HISTORY_RULES
+        .iter()
+        .copied()
+        .chain([FIELD_NUMBER_CONFLICT])
+        .collect();
+    breaking.use_ = history_rules.iter().map(|r| r.to_string()).collect();
     let selection = own.select_with(&breaking)?;
     Ok(ModuleRules {
         roots: module.roots.clone(),
@@ -110,7 +116,7 @@ fn module_rules(config: &Config, module: &Module) -> Result<ModuleRules, Report>
             .rules
             .iter()
             .map(|r| r.id)
-            .filter(|id| HISTORY_RULES.contains(id))
+            .filter(|id| history_rules.contains(id))
             .collect(),
         ignore: selection.ignore,
         ignore_only: selection.ignore_only,

@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod config;
+pub mod conflict;
 pub mod fix;
 pub mod ledger;
 pub mod progress;

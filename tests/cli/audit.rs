@@ -879,3 +879,157 @@ fn audit_fix_refuses_what_check_fix_refuses() {
         format!("{P3}message User {{\n  string id = 1\n}}\n")
     );
 }
+
+/// Builds one repository per directory of a `testdata/history/<CASE>/` case: each of its
+/// numbered subdirectories is one commit's tree, oldest first.
+fn repos_of_case(case: &str) -> (tempfile::TempDir, Vec<String>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/history")
+        .join(case);
+    let top = support::tempdir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        let repo = top.path().join(name);
+        std::fs::create_dir(&repo).unwrap();
+        support::git_in(&repo, &["init", "-q"]);
+        let mut commits: Vec<u32> = std::fs::read_dir(dir.join(name))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .collect();
+        commits.sort();
+        for c in commits {
+            let tree = dir.join(name).join(c.to_string());
+            support::git_in(&repo, &["rm", "-rq", "--ignore-unmatch", "."]);
+            for file in std::fs::read_dir(&tree).unwrap().filter_map(Result::ok) {
+                std::fs::copy(file.path(), repo.join(file.file_name())).unwrap();
+            }
+            support::git_in(&repo, &["add", "-A"]);
+            support::git_in(
+                &repo,
+                &[
+                    "-c",
+                    "user.name=Test",
+                    "-c",
+                    "user.email=t@example.com",
+                    "commit",
+                    "-qm",
+                    &format!("commit {c}"),
+                ],
+            );
+        }
+    }
+    (top, names)
+}
+
+/// `RULE root path:line number` of each finding of `audit ARGS --format json` run in `cwd`.
+fn audit_roots(cwd: &std::path::Path, args: &[&str]) -> (i32, Vec<String>, serde_json::Value) {
+    let mut all = vec!["audit", "--format", "json", "--no-cache"];
+    all.extend_from_slice(args);
+    let out = support::run(cwd, &all);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let found = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}:{} {}",
+                f["rule"].as_str().unwrap(),
+                f["root"].as_str().unwrap_or("-"),
+                f["path"].as_str().unwrap(),
+                f["start_line"],
+                f["number"]
+            )
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), found, doc)
+}
+
+#[test]
+fn two_repositories_with_a_conflicting_copy() {
+    let (top, names) = repos_of_case("FIELD_NUMBER_CONFLICT");
+    assert_eq!(names, ["a", "b"]);
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/history/FIELD_NUMBER_CONFLICT/expected.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let lines = |key: &str| -> Vec<String> {
+        expected[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (code, found, doc) = audit_roots(top.path(), &["a", "b"]);
+    assert_eq!((code, found), (1, lines("default")));
+    let conflict = &doc["findings"][1];
+    assert_eq!(conflict["previous"]["root"], "a");
+    assert_eq!(conflict["previous"]["name"], "email");
+    assert_eq!(conflict["current"]["name"], "created_at");
+    assert_eq!(conflict["current"]["added_in"]["subject"], "commit 1");
+    let (code, found, _) = audit_roots(top.path(), &["a", "b", "--all"]);
+    assert_eq!((code, found), (1, lines("all")));
+    // One ROOT alone has nothing to conflict with.
+    let (_, found, _) = audit_roots(top.path(), &["b"]);
+    assert_eq!(found, Vec::<String>::new());
+    // The text report cites each side's repository.
+    let out = support::run(top.path(), &["audit", "--no-cache", "a", "b"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("b/x.proto @ HEAD:6:3"), "{text}");
+    assert!(text.contains("a/x.proto @ HEAD:6:3"), "{text}");
+    assert!(text.contains("added in a "), "{text}");
+    assert!(text.contains("in the histories of 2 roots:"), "{text}");
+}
+
+#[test]
+fn the_conflict_doc_example_triggers_its_rule() {
+    let rule = protocompat::rules::find("FIELD_NUMBER_CONFLICT").expect("registered");
+    assert!(rule.categories.contains(&"HISTORY"));
+    let top = support::tempdir();
+    let mut roots = Vec::new();
+    for i in 1..=2 {
+        let heading = format!("### Repository {i}\n");
+        let at = rule.doc.find(&heading).expect("two repository blocks");
+        let rest = &rule.doc[at + heading.len()..];
+        let start = rest.find("```proto\n").expect("a proto block") + "```proto\n".len();
+        let len = rest[start..].find("```").expect("closed");
+        let dir = top.path().join(format!("r{i}"));
+        std::fs::create_dir(&dir).unwrap();
+        support::git_in(&dir, &["init", "-q"]);
+        std::fs::write(dir.join("x.proto"), &rest[start..start + len]).unwrap();
+        support::git_in(&dir, &["add", "-A"]);
+        support::git_in(
+            &dir,
+            &[
+                "-c",
+                "user.name=T",
+                "-c",
+                "user.email=t@example.com",
+                "commit",
+                "-qm",
+                "copy",
+            ],
+        );
+        roots.push(format!("r{i}"));
+    }
+    let (code, found, _) = audit_roots(top.path(), &[&roots[0], &roots[1]]);
+    assert_eq!(
+        (code, found),
+        (
+            1,
+            vec!["FIELD_NUMBER_CONFLICT r2 r2/x.proto:6 2".to_string()]
+        )
+    );
+}
