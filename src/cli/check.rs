@@ -14,6 +14,7 @@ use formats::{DirectionArg, FailOnArg, FormatArg};
 
 mod buf_input;
 pub mod formats;
+mod transitive;
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -23,7 +24,11 @@ pub struct CheckArgs {
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
     /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
-    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    #[arg(
+        long,
+        value_name = "REV|DIR",
+        required_unless_present_any = ["pre_push", "transitive"]
+    )]
     against: Option<String>,
     /// Read the new side from this git revision instead of the working tree.
     #[arg(long, value_name = "REV", conflicts_with = "staged")]
@@ -102,8 +107,59 @@ pub struct CheckArgs {
     /// has it. Needs the full history (a shallow clone is an error).
     #[arg(long)]
     history: bool,
+    /// Check the new side against several revisions (BACKWARD_TRANSITIVE): every tag
+    /// matching --tags, or every commit that touched ROOT since --since; each finding is
+    /// reported once, with the oldest revision it breaks.
+    #[arg(long, conflicts_with_all = ["against", "pre_push", "merge_base", "history", "fix"])]
+    transitive: bool,
+    /// With --transitive: the tags to check against (a glob, e.g. `v*`).
+    #[arg(
+        long,
+        value_name = "GLOB",
+        requires = "transitive",
+        conflicts_with = "since"
+    )]
+    tags: Option<String>,
+    /// With --transitive: every commit that touched ROOT from this commit or date
+    /// (YYYY-MM-DD) on, on the first-parent history of HEAD (or --rev).
+    #[arg(long, value_name = "REV|DATE", requires = "transitive")]
+    since: Option<String>,
     #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// `check --transitive --tags GLOB | --since REV|DATE`.
+fn run_transitive(args: CheckArgs) -> ExitCode {
+    let how = transitive::Reporting {
+        format: Format::from(args.error_format.unwrap_or(args.format)),
+        fail_on: FailOn::from(args.fail_on),
+        direction: args.direction,
+        style: args.display.style(),
+        prefix: report::path_prefix(&args.root),
+        buf_format: args.error_format.is_some(),
+    };
+    let options = CheckOptions {
+        root: args.root,
+        against: String::new(),
+        new_side: match (args.rev, args.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: false,
+        git_dir: args.git_dir,
+        includes: args.include,
+        paths: args.path,
+        exclude_paths: args.exclude_path,
+        config: args.config,
+        against_config: args.against_config,
+        allow_missing_imports: args.allow_missing_imports,
+    };
+    transitive::run(
+        &options,
+        (args.tags.as_deref(), args.since.as_deref()),
+        &how,
+    )
 }
 
 /// Warnings with distinct messages, first occurrence first: an import missing from both
@@ -148,6 +204,9 @@ fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
 
 /// `protocompat check`.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if args.transitive {
+        return run_transitive(args);
+    }
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;

@@ -1033,3 +1033,91 @@ fn the_conflict_doc_example_triggers_its_rule() {
         )
     );
 }
+
+/// Tags v1 and v2 and a working tree that breaks both (status retyped) and only v2
+/// (`comment`, added in v2, deleted).
+fn tagged_history() -> Repo {
+    let repo = Repo::new();
+    let order = |fields: &str| format!("{P3}message Order {{\n  int64 id = 1;\n{fields}}}\n");
+    repo.write("a.proto", &order("  int32 status = 2;\n"));
+    repo.commit("v1");
+    repo.git(&["tag", "v1"]);
+    repo.write(
+        "a.proto",
+        &order("  int32 status = 2;\n  string comment = 3;\n"),
+    );
+    repo.commit("v2");
+    repo.git(&["tag", "v2"]);
+    repo.git(&["tag", "other"]);
+    repo.write(
+        "a.proto",
+        &order("  string status = 2;\n  reserved 3;\n  reserved \"comment\";\n"),
+    );
+    repo
+}
+
+#[test]
+fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks() {
+    let repo = tagged_history();
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--tags", "v*", "--format", "json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let found: Vec<String> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| !support::is_hazard(f["rule"].as_str().unwrap()))
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap(),
+                f["against"].as_str().unwrap()
+            )
+        })
+        .collect();
+    // The retype breaks v1 and v2 alike: reported once, against v1.
+    assert_eq!(found, ["FIELD_SAME_TYPE v1", "FIELD_NO_DELETE v2"]);
+    assert_eq!(doc["against"], serde_json::json!(["v1", "v2"]));
+    // --since: every commit that touched ROOT from v1 on, the same verdicts.
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--since", "v1", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let short = |rev: &str| {
+        repo.git(&["rev-parse", "--short=10", rev])
+            .trim()
+            .to_string()
+    };
+    assert_eq!(
+        doc["against"],
+        serde_json::json!([short("v1"), short("v2")])
+    );
+    // Nothing to compare with is an error, never a pass.
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--tags", "release-*"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no tag matches `release-*`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = support::run(repo.path(), &["check", "--transitive", "--tags", "v*"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("--transitive: against `v1`"), "{text}");
+    assert!(
+        text.contains("each reported with the oldest revision it breaks"),
+        "{text}"
+    );
+}
