@@ -189,7 +189,7 @@ pub fn run(
 /// same place of the new side.
 fn key(f: &Finding) -> (String, String, u32, u32, String) {
     let (path, line, column) = f.location.as_ref().map_or((String::new(), 0, 0), |l| {
-        (l.path.clone(), l.start_line as u32, l.start_column as u32)
+        (l.path.clone(), l.start_line, l.start_column)
     });
     (f.rule.to_string(), path, line, column, f.message.clone())
 }
