@@ -14,13 +14,18 @@ use formats::{DirectionArg, FailOnArg, FormatArg};
 
 mod buf_input;
 pub mod formats;
+mod transitive;
 
 #[derive(Args)]
 pub struct CheckArgs {
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
     /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
-    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    #[arg(
+        long,
+        value_name = "REV|DIR",
+        required_unless_present_any = ["pre_push", "transitive"]
+    )]
     against: Option<String>,
     #[command(flatten)]
     source: SourceArgs,
@@ -62,6 +67,23 @@ pub struct CheckArgs {
     /// has it. Needs the full history (a shallow clone is an error).
     #[arg(long)]
     history: bool,
+    /// Check the new side against several revisions (BACKWARD_TRANSITIVE): every tag
+    /// matching --tags, or every commit that touched ROOT since --since; each finding is
+    /// reported once, with the oldest revision it breaks.
+    #[arg(long, conflicts_with_all = ["against", "pre_push", "merge_base", "history", "fix"])]
+    transitive: bool,
+    /// With --transitive: the tags to check against (a glob, e.g. `v*`).
+    #[arg(
+        long,
+        value_name = "GLOB",
+        requires = "transitive",
+        conflicts_with = "since"
+    )]
+    tags: Option<String>,
+    /// With --transitive: every commit that touched ROOT from this commit or date
+    /// (YYYY-MM-DD) on, on the first-parent history of HEAD (or --rev).
+    #[arg(long, value_name = "REV|DATE", requires = "transitive")]
+    since: Option<String>,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -189,6 +211,41 @@ pub fn prepare(
     })
 }
 
+/// `check --transitive --tags GLOB | --since REV|DATE`.
+fn run_transitive(args: CheckArgs) -> ExitCode {
+    let source = args.source;
+    let how = transitive::Reporting {
+        format: Format::from(args.error_format.unwrap_or(args.format)),
+        fail_on: FailOn::from(args.fail_on),
+        direction: source.direction,
+        style: args.display.style(),
+        prefix: report::path_prefix(&source.root),
+        buf_format: args.error_format.is_some(),
+    };
+    let options = CheckOptions {
+        root: source.root,
+        against: String::new(),
+        new_side: match (source.rev, source.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: false,
+        git_dir: source.git_dir,
+        includes: source.include,
+        paths: source.path,
+        exclude_paths: source.exclude_path,
+        config: source.config,
+        against_config: source.against_config,
+        allow_missing_imports: source.allow_missing_imports,
+    };
+    transitive::run(
+        &options,
+        (args.tags.as_deref(), args.since.as_deref()),
+        &how,
+    )
+}
+
 /// Warnings with distinct messages, first occurrence first: an import missing from both
 /// sides is one problem, not two.
 pub fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
@@ -231,6 +288,9 @@ fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
 
 /// `protocompat check`.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if args.transitive {
+        return run_transitive(args);
+    }
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
@@ -272,6 +332,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         rev: against.clone(),
         paths: options.paths.clone(),
         exclude_paths: options.exclude_paths.clone(),
+        includes: options.includes.clone(),
+        config: options.config.clone(),
         cache: true,
         ..Default::default()
     });
