@@ -237,11 +237,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
+            let mut check_warnings = Vec::new();
             for warning in distinct(&outcome.warnings) {
                 eprintln!("{warning:?}");
                 if format == Format::Github {
                     println!("{}", report::warning_annotation(&warning.to_string()));
                 }
+                check_warnings.push(warning.to_string());
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
@@ -256,6 +258,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 ignored: &outcome.ignored,
                 show_ignored: args.show_ignored,
                 categories_run: Some(&outcome.categories_run),
+                check_warnings: &check_warnings,
             };
             print(&report::render(format, &outcome.findings, &ctx));
             let code = if FailOn::from(args.fail_on).fails(&outcome.findings) {

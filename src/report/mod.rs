@@ -92,6 +92,9 @@ pub struct Context<'a> {
     /// The categories whose every rule ran: the text summary counts only these. None: not
     /// known (every category is counted).
     pub categories_run: Option<&'a [&'static str]>,
+    /// Warnings about the check itself (a missing import allowed by
+    /// `--allow-missing-imports`), each once: the Markdown summary counts and lists them.
+    pub check_warnings: &'a [String],
 }
 
 impl<'a> Context<'a> {
@@ -110,6 +113,7 @@ impl<'a> Context<'a> {
             ignored: &[],
             show_ignored: false,
             categories_run: None,
+            check_warnings: &[],
         }
     }
 
