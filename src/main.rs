@@ -22,6 +22,10 @@ enum Command {
     #[command(after_help = cli::examples::CHECK)]
     // Boxed: the check's many options would make every other command as large.
     Check(Box<cli::check::CheckArgs>),
+    /// `buf breaking`'s command line: `breaking INPUT --against INPUT`, buf's flags, buf's
+    /// exact `--error-format` outputs and exit code 100 on breaking changes.
+    #[command(after_help = cli::examples::BREAKING)]
+    Breaking(Box<cli::breaking::BreakingArgs>),
     /// Audit the git history: numbers and names reused after a deletion, deletions never
     /// reserved, reservations dropped (the HISTORY rules).
     Audit(Box<cli::audit::AuditArgs>),
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cli::check::run(*args),
+        Command::Breaking(args) => cli::breaking::run(*args),
         Command::Audit(args) => cli::audit::run_audit(*args),
         Command::Log(args) => cli::audit::run_log(*args),
         Command::Rules(args) => cli::rules::run(args),

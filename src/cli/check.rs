@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use protocompat::engine::{is_hazard, FailOn};
+use protocompat::report::buf::BufFormat;
 use protocompat::report::{self, Format};
 use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, NewSide};
@@ -148,6 +149,12 @@ fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
 
 /// `protocompat check`.
 pub fn run(args: CheckArgs) -> ExitCode {
+    run_as(args, None)
+}
+
+/// A check; with `buf` set, reported as `buf breaking --error-format` does (its exact output,
+/// exit 100 on findings) for `protocompat breaking`.
+pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
@@ -233,7 +240,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
             let direction = DirectionFilter::from(args.direction);
             outcome.findings.retain(|f| direction.keeps(f.direction));
-            if args.error_format.is_some() {
+            if args.error_format.is_some() || buf.is_some() {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
@@ -260,11 +267,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 categories_run: Some(&outcome.categories_run),
                 check_warnings: &check_warnings,
             };
-            print(&report::render(format, &outcome.findings, &ctx));
-            let code = if FailOn::from(args.fail_on).fails(&outcome.findings) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
+            let code = match buf {
+                Some(buf) => {
+                    print(&report::buf::render(buf, &outcome.findings, &ctx));
+                    // buf's exit code for "the check ran and found breaking changes".
+                    match outcome.findings.is_empty() {
+                        true => ExitCode::SUCCESS,
+                        false => ExitCode::from(100),
+                    }
+                }
+                None => {
+                    print(&report::render(format, &outcome.findings, &ctx));
+                    fail_code(FailOn::from(args.fail_on).fails(&outcome.findings))
+                }
             };
             // The process exits next: freeing both schemas, their texts and the findings
             // one allocation at a time would cost ~10% of a large check's CPU on one thread,

@@ -1,5 +1,19 @@
 //! The EXAMPLES sections of `--help` (clap `after_help`), one per subcommand.
 
+pub const BREAKING: &str = "\
+Examples:
+  # As `buf breaking`: the directory proto against the main branch
+  protocompat breaking proto --against '.git#branch=main'
+
+  # Two directories, buf's JSON lines
+  protocompat breaking new --against old --error-format json
+
+  # GitHub annotations exactly as buf prints them
+  protocompat breaking --against '.git#ref=HEAD~1' --error-format github-actions
+
+Exit codes (buf's): 0 no breaking change, 100 breaking changes found, 2 the check could not
+be done (buf says 1).";
+
 pub const CHECK: &str = "\
 Examples:
   # The working tree against the main branch

@@ -1,5 +1,6 @@
 //! Renderers: each formats findings; none decides anything.
 
+pub mod buf;
 pub mod explain;
 mod github;
 pub use github::warning_annotation;

@@ -8,6 +8,7 @@ mod support;
 
 mod action;
 mod audit;
+mod buf_breaking;
 mod config;
 mod consistency;
 mod direction;
@@ -19,6 +20,7 @@ mod hazards;
 mod ignore;
 mod imports;
 mod integrations;
+mod machine_outputs;
 mod pre_commit;
 mod rule_cases;
 mod rule_docs;
