@@ -179,9 +179,16 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
         return ExitCode::SUCCESS;
     }
-    let new_prefix = report::path_prefix(&args.root);
+    // An image's paths are its own (as the descriptor set names its files), not under a
+    // directory of the working tree.
+    let new_prefix = match protocompat::source::is_image(&args.root) {
+        true => String::new(),
+        false => report::path_prefix(&args.root),
+    };
     let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
         report::path_prefix(std::path::Path::new(&against))
+    } else if protocompat::source::is_image(std::path::Path::new(&against)) {
+        String::new()
     } else {
         new_prefix.clone()
     };

@@ -18,6 +18,7 @@ mod formats;
 mod git;
 mod hazards;
 mod ignore;
+mod images;
 mod imports;
 mod integrations;
 mod machine_outputs;

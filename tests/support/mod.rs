@@ -111,7 +111,8 @@ pub fn check_json(cwd: &Path, args: &[&str]) -> (i32, Vec<Finding>, Value) {
 }
 
 /// The prefixes JSON paths carry (they are from the working directory): ROOT's for the new
-/// side, the `--against` directory's (or ROOT's, for a revision) for the old side.
+/// side, the `--against` directory's (ROOT's for a revision, none for an image) for the old
+/// side.
 fn json_path_prefixes(cwd: &Path, args: &[&str]) -> (String, String) {
     let mut positional = None;
     let mut against = None;
@@ -137,6 +138,8 @@ fn json_path_prefixes(cwd: &Path, args: &[&str]) -> (String, String) {
     let new = prefix(positional.unwrap_or("."));
     let old = match against {
         Some(a) if cwd.join(a).is_dir() && !args.contains(&"--merge-base") => prefix(a),
+        // An image names its files by their own paths.
+        Some(a) if cwd.join(a).is_file() => String::new(),
         _ => new.clone(),
     };
     (new, old)
