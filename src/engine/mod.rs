@@ -4,10 +4,12 @@
 //! The engine knows nothing of the command line or of output formats: a second front end
 //! (an editor's language server, `audit` walking history) calls these as `check` does.
 
+mod cache;
 mod load;
 mod modules;
 
-pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, PathFilter};
+pub use cache::CacheStats;
+pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, Loader, PathFilter};
 pub use modules::{pair_modules, same_rules};
 
 use std::collections::{HashMap, HashSet};
@@ -205,3 +207,6 @@ impl FailOn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -33,9 +33,9 @@ pub trait Tree: Send + Sync {
     /// `Ok(None)` when `dir` does not exist.
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report>;
     /// The git blob id of the file at `path`, when the tree knows it without reading the
-    /// file (git trees for the files `list_protos` listed, the index): equal ids mean equal
-    /// bytes, so a cache keyed by it can skip reading and parsing. `None` otherwise
-    /// (directories on disk), which only means "unknown".
+    /// file (git trees, from the listing or a tree lookup; the index): equal ids mean equal
+    /// bytes, so a cache keyed by it can skip reading and parsing. `None` when there is no
+    /// such file or the id is unknown (directories on disk).
     fn blob_id(&self, _path: &str) -> Option<BlobId> {
         None
     }
