@@ -12,10 +12,11 @@ use super::check::{self, CheckArgs};
 
 #[derive(Args)]
 pub struct BreakingArgs {
-    /// The new side: a directory (default `.`), as buf's INPUT.
+    /// The new side: a directory (default `.`) or an image (`.binpb`, `.bin`, `.pb`), as
+    /// buf's INPUT.
     #[arg(default_value = ".")]
     input: String,
-    /// The old side: a directory, a git revision, or buf's `.git#branch=main` /
+    /// The old side: a directory, an image, a git revision, or buf's `.git#branch=main` /
     /// `#tag=v1.0.0` / `#ref=REV` (with `,subdir=INPUT`).
     #[arg(long, value_name = "AGAINST_INPUT")]
     against: String,

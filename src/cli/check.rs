@@ -18,11 +18,13 @@ pub mod formats;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The directory holding the schema (a subdirectory of the repository is fine).
+    /// The directory holding the schema (a subdirectory of the repository is fine), or an
+    /// image file (`.binpb`, `.bin`, `.pb`).
     #[arg(default_value = ".")]
     root: PathBuf,
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
-    /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
+    /// existing directory, an image (a buf image or protoc descriptor set: `.binpb`, `.bin`,
+    /// `.pb`), or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
     #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
     against: Option<String>,
