@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use clap::{Args, FromArgMatches as _};
 use protocompat::report::buf::BufFormat;
 
-use super::check::{self, CheckArgs};
+use super::check::{self, buf_input, CheckArgs};
 
 #[derive(Args)]
 pub struct BreakingArgs {
-    /// The new side: a directory (default `.`) or an image (`.binpb`, `.bin`, `.pb`), as
-    /// buf's INPUT.
+    /// The new side: a directory (default `.`), an image (`.binpb`, `.bin`, `.pb`), or buf's
+    /// `.git#branch=feature` / `#tag=` / `#ref=` (with `,subdir=DIR`), as buf's INPUT.
     #[arg(default_value = ".")]
     input: String,
     /// The old side: a directory, an image, a git revision, or buf's `.git#branch=main` /
@@ -55,9 +55,35 @@ fn parse_format(value: &str) -> Result<BufFormat, String> {
     })
 }
 
+/// buf's git INPUT (`.git#branch=feature,subdir=proto`) as (ROOT, its revision); any other
+/// INPUT is ROOT itself, read from disk.
+fn new_side(input: &str) -> Result<(String, Option<String>), String> {
+    let Some((path, options)) = input.split_once('#') else {
+        return Ok((input.to_string(), None));
+    };
+    if path != ".git" && !path.ends_with("/.git") {
+        return Ok((input.to_string(), None));
+    }
+    let top = path.strip_suffix(".git").unwrap_or_default();
+    let subdir = options
+        .split(',')
+        .find_map(|o| o.strip_prefix("subdir="))
+        .unwrap_or(".");
+    let root = format!("{}{subdir}", if top.is_empty() { "" } else { top });
+    let mapped = buf_input::parse(input, std::path::Path::new(&root))?;
+    for note in &mapped.notes {
+        eprintln!("protocompat: note: {note}");
+    }
+    Ok((root, Some(mapped.against)))
+}
+
 /// The same request as `check`'s command line.
-fn check_args(args: &BreakingArgs) -> Vec<String> {
-    let mut argv: Vec<String> = vec!["check".into(), args.input.clone()];
+fn check_args(args: &BreakingArgs) -> Result<Vec<String>, String> {
+    let (root, rev) = new_side(&args.input).map_err(|why| format!("INPUT {why}"))?;
+    let mut argv: Vec<String> = vec!["check".into(), root];
+    if let Some(rev) = rev {
+        argv.extend(["--rev".to_string(), rev]);
+    }
     argv.extend(["--against".to_string(), args.against.clone()]);
     let mut option = |name: &str, value: &Option<String>| {
         if let Some(v) = value {
@@ -76,15 +102,22 @@ fn check_args(args: &BreakingArgs) -> Vec<String> {
         argv.push("--allow-missing-imports".into());
     }
     argv.extend(["--color".to_string(), "never".to_string()]);
-    argv
+    Ok(argv)
 }
 
 /// `protocompat breaking`.
 pub fn run(args: BreakingArgs) -> ExitCode {
     let _ = (args.exclude_imports, args.limit_to_input_files);
+    let argv = match check_args(&args) {
+        Ok(argv) => argv,
+        Err(why) => {
+            eprintln!("{:?}", miette::miette!("{why}"));
+            return ExitCode::from(2);
+        }
+    };
     let command = CheckArgs::augment_args(clap::Command::new("check"));
     let parsed = command
-        .try_get_matches_from(check_args(&args))
+        .try_get_matches_from(argv)
         .and_then(|matches| CheckArgs::from_arg_matches(&matches));
     match parsed {
         Ok(check_args) => check::run_as(check_args, Some(args.error_format)),

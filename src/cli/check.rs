@@ -13,7 +13,7 @@ use protocompat::{CheckOptions, NewSide};
 use super::{fail_code, fix, print, DisplayArgs};
 use formats::{DirectionArg, FailOnArg, FormatArg};
 
-mod buf_input;
+pub(super) mod buf_input;
 pub mod formats;
 
 #[derive(Args)]

@@ -132,3 +132,38 @@ fn matches_buf_live_when_installed() {
         );
     }
 }
+
+#[test]
+fn bufs_git_inputs_on_both_sides() {
+    let repo = crate::support::Repo::new();
+    let message =
+        |fields: &str| format!("syntax = \"proto3\";\npackage acme;\nmessage A {{\n{fields}}}\n");
+    repo.write(
+        "proto/a.proto",
+        &message("  string a = 1;\n  string b = 2;\n"),
+    );
+    repo.commit("one");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("proto/a.proto", &message("  string a = 1;\n"));
+    repo.commit("two");
+    repo.git(&["checkout", "-q", "-"]);
+    let (out, code) = breaking(
+        repo.path(),
+        &[
+            ".git#branch=feature,subdir=proto",
+            "--against",
+            ".git#ref=feature~1,subdir=proto",
+            "--error-format",
+            "json",
+        ],
+    );
+    // buf 1.75.0 printed exactly this line, checked by hand on the same repository with
+    // `--against '.git#branch=main,subdir=proto'` (the same commit as feature~1).
+    assert_eq!(
+        out,
+        "{\"path\":\"proto/a.proto\",\"start_line\":3,\"start_column\":1,\"end_line\":5,\
+         \"end_column\":2,\"type\":\"FIELD_NO_DELETE\",\"message\":\"Previously present field \
+         \\\"2\\\" with name \\\"b\\\" on message \\\"A\\\" was deleted.\"}\n"
+    );
+    assert_eq!(code, 100);
+}
