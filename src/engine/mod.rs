@@ -174,9 +174,11 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
-/// The severity a finding is reported with (its rule's default).
+/// The severity a finding is reported with: its own when it has one, else its rule's.
 pub fn severity(finding: &Finding) -> Severity {
-    rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
+    finding
+        .severity
+        .unwrap_or_else(|| rules::find(finding.rule).map_or(Severity::Error, |r| r.severity))
 }
 
 /// (errors, warnings); infos are counted apart by [`infos`].

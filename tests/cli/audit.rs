@@ -1120,4 +1120,54 @@ fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks
         text.contains("each reported with the oldest revision it breaks"),
         "{text}"
     );
+/// A number reused in a message that was itself gone in between (deleted, then recreated)
+/// is a warning in the audit; `check --history` reports it with that severity, not its
+/// rule's, in every format.
+#[test]
+fn check_history_keeps_each_findings_own_severity() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\nmessage Keep {{}}\n"
+        ),
+    );
+    repo.commit("add user");
+    repo.write("a.proto", &format!("{P3}message Keep {{}}\n"));
+    repo.commit("drop user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 2;\n}}\nmessage Keep {{}}\n"),
+    );
+    let (code, _, doc) = support::check_json(repo.path(), &["--against", "HEAD", "--history"]);
+    let reused: Vec<&serde_json::Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "FIELD_NUMBER_REUSED")
+        .collect();
+    assert_eq!(reused.len(), 1, "{doc}");
+    assert_eq!(reused[0]["severity"], "warning");
+    // A warning does not fail the default `--fail-on error`.
+    assert_eq!(code, 0, "{doc}");
+    let out = support::run(
+        repo.path(),
+        &[
+            "check",
+            "--against",
+            "HEAD",
+            "--history",
+            "--format",
+            "sarif",
+        ],
+    );
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let result = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "FIELD_NUMBER_REUSED")
+        .cloned()
+        .expect("FIELD_NUMBER_REUSED result");
+    assert_eq!(result["level"], "warning");
 }
