@@ -55,3 +55,18 @@ pub(crate) fn run_rule(
         })
         .collect()
 }
+
+/// A proto3 file in package `p` with this body.
+pub(crate) fn proto3(body: &str) -> String {
+    format!("syntax = \"proto3\";\npackage p;\n{body}")
+}
+
+/// A proto2 file in package `p` with this body.
+pub(crate) fn proto2(body: &str) -> String {
+    format!("syntax = \"proto2\";\npackage p;\n{body}")
+}
+
+/// The messages of [`run_rule`]'s findings.
+pub(crate) fn messages(findings: &[(String, String, String)]) -> Vec<&str> {
+    findings.iter().map(|f| f.2.as_str()).collect()
+}

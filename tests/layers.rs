@@ -152,3 +152,108 @@ fn references_are_read_from_paths_and_groups() {
         ["link", "syntax"]
     );
 }
+
+/// The files of the repository, as paths relative to its root (`target/` and dot-folders left out).
+fn repository_files(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).expect("readable folder") {
+            let path = entry.expect("folder entry").path();
+            let name = path.file_name().unwrap().to_string_lossy();
+            if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The words of `text` that look like a path to a source, doc or script file of this
+/// repository (`src/engine/mod.rs`, `registry.rs`, `docs/json.md`), leaving out web addresses
+/// and templates such as `rules/<ID>.md`.
+fn cited_paths(text: &str) -> Vec<String> {
+    const CITED: &[&str] = &[".rs", ".md", ".py", ".sh"];
+    let path_char = |c: char| c.is_ascii_alphanumeric() || "_./-<>*".contains(c);
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !path_char(c)) {
+        let word = word.trim_end_matches('.').trim_start_matches("./");
+        let templated = word.contains(['<', '>', '*']) || word.starts_with("..");
+        if templated || !CITED.iter().any(|ext| word.ends_with(ext)) {
+            continue;
+        }
+        let file_name = word.rsplit('/').next().unwrap_or(word);
+        if file_name.len() > 3 {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+/// The comment lines of a Rust file (where doc comments cite files).
+fn comment_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| l.trim_start().starts_with("//"))
+}
+
+#[test]
+fn comments_and_docs_cite_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = repository_files(root);
+    let exists = |cited: &str| {
+        files
+            .iter()
+            .any(|f| f == cited || f.ends_with(&format!("/{cited}")))
+    };
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for file in &files {
+        let vendored = file.starts_with("testdata/") || file.starts_with("fuzz/corpus");
+        let snapshot = file.contains("/snapshots/");
+        if vendored || snapshot {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(root.join(file)) else {
+            continue;
+        };
+        let text = if file.ends_with(".rs") {
+            comment_lines(&text).collect::<Vec<_>>().join("\n")
+        } else if file.ends_with(".md") && !file.starts_with("rules/") {
+            text
+        } else {
+            continue;
+        };
+        texts.push((file.clone(), text));
+    }
+    let mut missing = BTreeSet::new();
+    for (file, text) in &texts {
+        let without_urls: String = text
+            .split_whitespace()
+            .filter(|w| !w.contains("://"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        for cited in cited_paths(&without_urls) {
+            if !exists(&cited) {
+                missing.insert(format!("{file}: {cited}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "comments and docs cite files that are not in the repository:\n{}",
+        missing.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn cited_paths_leave_out_templates_and_keep_paths() {
+    assert_eq!(
+        cited_paths("see `src/engine/mod.rs`, rules/<ID>.md and docs/json.md."),
+        ["src/engine/mod.rs", "docs/json.md"]
+    );
+    assert_eq!(cited_paths("a.proto and build.rs"), ["build.rs"]);
+}

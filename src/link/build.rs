@@ -70,14 +70,7 @@ pub fn build_parsed(
     let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
-        .map(|(source, parsed)| Unit {
-            source,
-            parsed,
-            imports: Vec::new(),
-            public_imports: Vec::new(),
-            import_spans: Vec::new(),
-            missing_import: false,
-        })
+        .map(|(source, parsed)| Unit::new(source, parsed))
         .collect();
 
     let mut diagnostics = Vec::new();

@@ -27,6 +27,20 @@ pub(super) struct Unit {
     pub missing_import: bool,
 }
 
+impl Unit {
+    /// A parsed file whose imports are not loaded yet.
+    pub fn new(source: SourceFile, parsed: Arc<ParsedFile>) -> Unit {
+        Unit {
+            source,
+            parsed,
+            imports: Vec::new(),
+            public_imports: Vec::new(),
+            import_spans: Vec::new(),
+            missing_import: false,
+        }
+    }
+}
+
 /// An import found nowhere: an error by default, a warning when the user accepts missing
 /// imports.
 #[derive(Debug, thiserror::Error)]
@@ -105,14 +119,7 @@ pub(super) fn load_imports(
                 None if not_found.contains(&import.path) => None,
                 None => match open_import(&import.path, resolver) {
                     Ok(Some((source, parsed))) => {
-                        units.push(Unit {
-                            source,
-                            parsed,
-                            imports: Vec::new(),
-                            public_imports: Vec::new(),
-                            import_spans: Vec::new(),
-                            missing_import: false,
-                        });
+                        units.push(Unit::new(source, parsed));
                         let i = units.len() - 1;
                         by_path.insert(import.path.clone(), i);
                         queue.push_back(i);

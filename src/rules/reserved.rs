@@ -74,6 +74,63 @@ pub fn report_deleted_reserved_names<T>(
     }
 }
 
+/// The ranges of one message or enum that RESERVED_*_NO_DELETE or EXTENSION_MESSAGE_NO_DELETE
+/// compares, and how to print them.
+pub struct RangeSides<'a> {
+    /// "reserved" or "extension", as the message names the range.
+    pub range_kind: &'static str,
+    /// "message" or "enum".
+    pub element_kind: &'static str,
+    pub old: &'a [ReservedRange],
+    pub new: &'a [ReservedRange],
+    /// The highest number of each side (`max` in the printed ranges).
+    pub old_max: i64,
+    pub new_max: i64,
+}
+
+/// Flags every old range that the new ranges no longer cover fully, naming the numbers that
+/// are no longer covered; `name` and `span` are the new element's.
+pub fn report_lost_ranges<T>(
+    out: &mut Sink,
+    pair: &Pair<T>,
+    (name, span): (&str, Span),
+    sides: RangeSides,
+) {
+    let collapsed = collapse_ranges(sides.new.iter().map(|r| (r.start, r.end)));
+    let statement = match sides.range_kind {
+        "extension" => "extensions",
+        other => other,
+    };
+    for range in sides.old {
+        let missing = missing_ranges(range.start, range.end, &collapsed);
+        if missing.is_empty() {
+            continue;
+        }
+        let removed = missing
+            .iter()
+            .map(|&r| range_string(r, sides.new_max))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.add(
+            Some(Location::in_file(pair.new.file, Some(span))),
+            Some(Location::in_file(pair.old.file, Some(range.span))),
+            format!(
+                "Previously present {} range {} on {} {} is missing values: {removed} were \
+                 removed.",
+                sides.range_kind,
+                quote(&range_string((range.start, range.end), sides.old_max)),
+                sides.element_kind,
+                quote(name)
+            ),
+        )
+        .help = Some(format!(
+            "restore `{statement} {};` in {} {name}",
+            reserved_numbers_literal(&missing, sides.new_max),
+            sides.element_kind,
+        ));
+    }
+}
+
 /// How to write `reserved` for names in a file of this syntax: editions use identifiers,
 /// proto2/proto3 use string literals.
 pub fn reserved_name_literal(syntax: &Syntax, name: &str) -> String {

@@ -82,31 +82,30 @@ pub(in crate::link) fn message_ranges(
     ranges: &[(RangeKind, &RangeDecl)],
     message_set: bool,
 ) -> Vec<(Span, String)> {
-    let mut errors = Vec::new();
-    let mut valid: Vec<(RangeKind, &RangeDecl)> = Vec::new();
-    for &(kind, range) in ranges {
-        let alone = int32_bounds(range)
+    ranges_in_order(ranges.iter().copied(), |kind, range| {
+        int32_bounds(range)
             .or_else(|| ordered(kind, range))
-            .or_else(|| message_bounds(kind, range, message_set));
-        if let Some(error) = alone {
-            errors.push(error);
-            continue;
-        }
-        if let Some(error) = overlap(kind, range, &valid) {
-            errors.push(error);
-        }
-        valid.push((kind, range));
-    }
-    errors
+            .or_else(|| message_bounds(kind, range, message_set))
+    })
 }
 
 /// The problems of an enum's reserved ranges: int32 bounds, order, overlaps.
 pub(in crate::link) fn enum_ranges(ranges: &[&RangeDecl]) -> Vec<(Span, String)> {
+    let reserved = ranges.iter().map(|&range| (RangeKind::Reserved, range));
+    ranges_in_order(reserved, |kind, range| {
+        int32_bounds(range).or_else(|| ordered(kind, range))
+    })
+}
+
+/// Each range's own problem (`alone`), or else its overlap with a valid range before it.
+fn ranges_in_order<'a>(
+    ranges: impl Iterator<Item = (RangeKind, &'a RangeDecl)>,
+    alone: impl Fn(RangeKind, &RangeDecl) -> Option<(Span, String)>,
+) -> Vec<(Span, String)> {
     let mut errors = Vec::new();
     let mut valid: Vec<(RangeKind, &RangeDecl)> = Vec::new();
-    for &range in ranges {
-        let kind = RangeKind::Reserved;
-        if let Some(error) = int32_bounds(range).or_else(|| ordered(kind, range)) {
+    for (kind, range) in ranges {
+        if let Some(error) = alone(kind, range) {
             errors.push(error);
             continue;
         }

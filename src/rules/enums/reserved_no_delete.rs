@@ -2,42 +2,20 @@
 //! gone.
 
 use crate::diff::Pair;
-use crate::finding::{Location, Sink};
+use crate::finding::Sink;
 use crate::model::{Enum, ENUM_MAX};
-use crate::rules::quote::quote;
-use crate::rules::reserved::{
-    collapse_ranges, missing_ranges, range_string, report_deleted_reserved_names,
-    reserved_numbers_literal,
-};
+use crate::rules::reserved::{report_deleted_reserved_names, report_lost_ranges, RangeSides};
 
 pub(in crate::rules) fn check(pair: &Pair<Enum>, out: &mut Sink) {
     let (new, old) = (pair.new.item, pair.old.item);
-    let collapsed = collapse_ranges(new.reserved_ranges.iter().map(|r| (r.start, r.end)));
-    for range in &old.reserved_ranges {
-        let missing = missing_ranges(range.start, range.end, &collapsed);
-        if missing.is_empty() {
-            continue;
-        }
-        let removed = missing
-            .iter()
-            .map(|&r| range_string(r, ENUM_MAX))
-            .collect::<Vec<_>>()
-            .join(", ");
-        out.add(
-            Some(Location::in_file(pair.new.file, Some(new.span))),
-            Some(Location::in_file(pair.old.file, Some(range.span))),
-            format!(
-                "Previously present reserved range {} on enum {} is missing values: \
-                 {removed} were removed.",
-                quote(&range_string((range.start, range.end), ENUM_MAX)),
-                quote(&new.name)
-            ),
-        )
-        .help = Some(format!(
-            "restore `reserved {};` in enum {}",
-            reserved_numbers_literal(&missing, ENUM_MAX),
-            new.name
-        ));
-    }
+    let sides = RangeSides {
+        range_kind: "reserved",
+        element_kind: "enum",
+        old: &old.reserved_ranges,
+        new: &new.reserved_ranges,
+        old_max: ENUM_MAX,
+        new_max: ENUM_MAX,
+    };
+    report_lost_ranges(out, pair, (&new.name, new.span), sides);
     report_deleted_reserved_names(out, pair, "enum", |e| (&e.reserved_names, &e.name, e.span));
 }

@@ -3,7 +3,7 @@
 
 use crate::finding::Finding;
 use crate::rules::RuleId;
-use crate::test_support::{rule_findings, run_rule};
+use crate::test_support::{proto2, proto3, rule_findings, run_rule};
 
 /// Full findings (with `previous` and `help`) of one rule over one file per side.
 fn findings(rule: RuleId, old: &str, new: &str) -> Vec<Finding> {
@@ -16,14 +16,6 @@ fn run(rule: RuleId, old: &str, new: &str) -> Vec<(String, String)> {
         .into_iter()
         .map(|(_, span, message)| (span, message))
         .collect()
-}
-
-fn proto2(body: &str) -> String {
-    format!("syntax = \"proto2\";\npackage p;\n{body}")
-}
-
-fn proto3(body: &str) -> String {
-    format!("syntax = \"proto3\";\npackage p;\n{body}")
 }
 
 #[test]

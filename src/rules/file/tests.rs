@@ -2,17 +2,7 @@
 //! were checked against buf 1.75.0.
 
 use crate::rules::RuleId;
-use crate::test_support::run_rule;
-
-const HEADER: &str = "syntax = \"proto3\";\npackage p;\n";
-
-fn proto3(body: &str) -> String {
-    format!("{HEADER}{body}")
-}
-
-fn messages(findings: &[(String, String, String)]) -> Vec<&str> {
-    findings.iter().map(|f| f.2.as_str()).collect()
-}
+use crate::test_support::{messages, proto3, run_rule};
 
 #[test]
 fn file_options_compare_effective_values() {

@@ -2,13 +2,7 @@
 //! were checked against buf 1.75.0.
 
 use crate::rules::RuleId;
-use crate::test_support::run_rule;
-
-const HEADER: &str = "syntax = \"proto3\";\npackage p;\n";
-
-fn proto3(body: &str) -> String {
-    format!("{HEADER}{body}")
-}
+use crate::test_support::{proto3, run_rule};
 
 #[test]
 fn removed_idempotency_level_points_at_the_file() {
