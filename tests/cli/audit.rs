@@ -1120,6 +1120,8 @@ fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks
         text.contains("each reported with the oldest revision it breaks"),
         "{text}"
     );
+}
+
 /// A number reused in a message that was itself gone in between (deleted, then recreated)
 /// is a warning in the audit; `check --history` reports it with that severity, not its
 /// rule's, in every format.
