@@ -748,10 +748,10 @@ fn audit_checks_include_roots_and_reads_a_bare_repository() {
         (code, found),
         (
             1,
-            // Paths are relative to ROOT, as in `check`.
+            // Paths name ROOT as given, as in `check`'s JSON.
             vec![
-                "FIELD_DELETED_NOT_RESERVED x.proto".to_string(),
-                "FIELD_NUMBER_REUSED x.proto".to_string()
+                "FIELD_DELETED_NOT_RESERVED api/x.proto".to_string(),
+                "FIELD_NUMBER_REUSED api/x.proto".to_string()
             ]
         )
     );
