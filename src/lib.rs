@@ -24,7 +24,7 @@
 //! };
 //! let old = side("syntax = \"proto3\";\nmessage Order { int64 id = 1; string note = 2; }\n");
 //! let new = side("syntax = \"proto3\";\nmessage Order { int64 id = 1; }\n");
-//! let config = Config::from_buf_yaml("version: v2\nbreaking:\n  use: [WIRE_JSON]\n", "buf.yaml")
+//! let config = Config::from_buf_yaml("version: v2\nbreaking:\n  use: [FILE]\n", "buf.yaml")
 //!     .expect("valid config");
 //! let selection = config.select().expect("known rules");
 //! let shown = |path: &str| path.to_string();
