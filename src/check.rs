@@ -268,6 +268,23 @@ fn check_module(
         relabel(&mut g.location, &new_files.external);
         relabel(&mut g.previous, &old_files.external);
     }
+    if !new.root.positions() {
+        for f in &mut findings {
+            at_file_start(&mut f.location);
+        }
+        for g in &mut groups {
+            at_file_start(&mut g.location);
+        }
+    }
+    if !old.root.positions() {
+        for f in &mut findings {
+            at_file_start(&mut f.previous);
+            f.focus = None;
+        }
+        for g in &mut groups {
+            at_file_start(&mut g.previous);
+        }
+    }
     Ok(ModuleResult {
         findings,
         ignored: silenced,
@@ -337,6 +354,19 @@ fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Erro
 /// A schema path as a path relative to ROOT.
 fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str {
     external.get(path).map_or(path, String::as_str)
+}
+
+/// A location in a reconstructed text (an image's) is not the user's: only its file is kept.
+fn at_file_start(loc: &mut Option<Location>) {
+    if let Some(loc) = loc {
+        loc.span = None;
+        (
+            loc.start_line,
+            loc.start_column,
+            loc.end_line,
+            loc.end_column,
+        ) = (1, 1, 1, 1);
+    }
 }
 
 fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {

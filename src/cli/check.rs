@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use protocompat::engine::{is_hazard, FailOn};
+use protocompat::report::buf::BufFormat;
 use protocompat::report::{self, Format};
 use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, NewSide};
@@ -12,15 +13,21 @@ use protocompat::{CheckOptions, NewSide};
 use super::{fail_code, fix, print, DisplayArgs};
 use formats::{DirectionArg, FailOnArg, FormatArg};
 
-mod buf_input;
+pub(super) mod buf_input;
 pub mod formats;
+mod transitive;
 
 #[derive(Args)]
 pub struct CheckArgs {
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
-    /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
+    /// existing directory, an image (a buf image or protoc descriptor set: `.binpb`, `.bin`,
+    /// `.pb`), or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
-    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    #[arg(
+        long,
+        value_name = "REV|DIR",
+        required_unless_present_any = ["pre_push", "transitive"]
+    )]
     against: Option<String>,
     #[command(flatten)]
     source: SourceArgs,
@@ -62,6 +69,23 @@ pub struct CheckArgs {
     /// has it. Needs the full history (a shallow clone is an error).
     #[arg(long)]
     history: bool,
+    /// Check the new side against several revisions (BACKWARD_TRANSITIVE): every tag
+    /// matching --tags, or every commit that touched ROOT since --since; each finding is
+    /// reported once, with the oldest revision it breaks.
+    #[arg(long, conflicts_with_all = ["against", "pre_push", "merge_base", "history", "fix"])]
+    transitive: bool,
+    /// With --transitive: the tags to check against (a glob, e.g. `v*`).
+    #[arg(
+        long,
+        value_name = "GLOB",
+        requires = "transitive",
+        conflicts_with = "since"
+    )]
+    tags: Option<String>,
+    /// With --transitive: every commit that touched ROOT from this commit or date
+    /// (YYYY-MM-DD) on, on the first-parent history of HEAD (or --rev).
+    #[arg(long, value_name = "REV|DATE", requires = "transitive")]
+    since: Option<String>,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -70,7 +94,8 @@ pub struct CheckArgs {
 /// direction: the same for `check` and `review`.
 #[derive(Args)]
 pub struct SourceArgs {
-    /// The directory holding the schema (a subdirectory of the repository is fine).
+    /// The directory holding the schema (a subdirectory of the repository is fine), or an
+    /// image file (`.binpb`, `.bin`, `.pb`).
     #[arg(default_value = ".")]
     root: PathBuf,
     /// Read the new side from this git revision instead of the working tree.
@@ -157,9 +182,16 @@ pub fn prepare(
         eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
         return Err(ExitCode::SUCCESS);
     }
-    let new_prefix = report::path_prefix(&source.root);
+    // An image's paths are its own (as the descriptor set names its files), not under a
+    // directory of the working tree.
+    let new_prefix = match protocompat::source::is_image(&source.root) {
+        true => String::new(),
+        false => report::path_prefix(&source.root),
+    };
     let old_prefix = if std::path::Path::new(&against).is_dir() && !source.merge_base {
         report::path_prefix(std::path::Path::new(&against))
+    } else if protocompat::source::is_image(std::path::Path::new(&against)) {
+        String::new()
     } else {
         new_prefix.clone()
     };
@@ -187,6 +219,41 @@ pub fn prepare(
         old_prefix,
         direction: DirectionFilter::from(source.direction),
     })
+}
+
+/// `check --transitive --tags GLOB | --since REV|DATE`.
+fn run_transitive(args: CheckArgs) -> ExitCode {
+    let source = args.source;
+    let how = transitive::Reporting {
+        format: Format::from(args.error_format.unwrap_or(args.format)),
+        fail_on: FailOn::from(args.fail_on),
+        direction: source.direction,
+        style: args.display.style(),
+        prefix: report::path_prefix(&source.root),
+        buf_format: args.error_format.is_some(),
+    };
+    let options = CheckOptions {
+        root: source.root,
+        against: String::new(),
+        new_side: match (source.rev, source.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: false,
+        git_dir: source.git_dir,
+        includes: source.include,
+        paths: source.path,
+        exclude_paths: source.exclude_path,
+        config: source.config,
+        against_config: source.against_config,
+        allow_missing_imports: source.allow_missing_imports,
+    };
+    transitive::run(
+        &options,
+        (args.tags.as_deref(), args.since.as_deref()),
+        &how,
+    )
 }
 
 /// Warnings with distinct messages, first occurrence first: an import missing from both
@@ -231,6 +298,15 @@ fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
 
 /// `protocompat check`.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if args.transitive {
+        return run_transitive(args);
+    }
+    run_as(args, None)
+}
+
+/// A check; with `buf` set, reported as `buf breaking --error-format` does (its exact output,
+/// exit 100 on findings) for `protocompat breaking`.
+pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
@@ -272,6 +348,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         rev: against.clone(),
         paths: options.paths.clone(),
         exclude_paths: options.exclude_paths.clone(),
+        includes: options.includes.clone(),
+        config: options.config.clone(),
         cache: true,
         ..Default::default()
     });
@@ -284,15 +362,17 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 }
             }
             outcome.findings.retain(|f| direction.keeps(f.direction));
-            if args.error_format.is_some() {
+            if args.error_format.is_some() || buf.is_some() {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
+            let mut check_warnings = Vec::new();
             for warning in distinct(&outcome.warnings) {
                 eprintln!("{warning:?}");
                 if format == Format::Github {
                     println!("{}", report::warning_annotation(&warning.to_string()));
                 }
+                check_warnings.push(warning.to_string());
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
@@ -307,12 +387,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 ignored: &outcome.ignored,
                 show_ignored: args.show_ignored,
                 categories_run: Some(&outcome.categories_run),
+                check_warnings: &check_warnings,
             };
-            print(&report::render(format, &outcome.findings, &ctx));
-            let code = if FailOn::from(args.fail_on).fails(&outcome.findings) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
+            let code = match buf {
+                Some(buf) => {
+                    print(&report::buf::render(buf, &outcome.findings, &ctx));
+                    // buf's exit code for "the check ran and found breaking changes".
+                    match outcome.findings.is_empty() {
+                        true => ExitCode::SUCCESS,
+                        false => ExitCode::from(100),
+                    }
+                }
+                None => {
+                    print(&report::render(format, &outcome.findings, &ctx));
+                    fail_code(FailOn::from(args.fail_on).fails(&outcome.findings))
+                }
             };
             // The process exits next: freeing both schemas, their texts and the findings
             // one allocation at a time would cost ~10% of a large check's CPU on one thread,

@@ -16,6 +16,19 @@ Examples:
 
 Exit codes: 0 (whatever the review lists, unless --fail-on), 1 the verdict is at least the
 --fail-on class, 2 the review could not be done (bad input, a file that does not build).";
+pub const BREAKING: &str = "\
+Examples:
+  # As `buf breaking`: the directory proto against the main branch
+  protocompat breaking proto --against '.git#branch=main'
+
+  # Two directories, buf's JSON lines
+  protocompat breaking new --against old --error-format json
+
+  # GitHub annotations exactly as buf prints them
+  protocompat breaking --against '.git#ref=HEAD~1' --error-format github-actions
+
+Exit codes (buf's): 0 no breaking change, 100 breaking changes found, 2 the check could not
+be done (buf says 1).";
 
 pub const CHECK: &str = "\
 Examples:

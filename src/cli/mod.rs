@@ -2,6 +2,7 @@
 //! (`protocompat::check`, the engine, the renderers).
 
 pub mod audit;
+pub mod breaking;
 pub mod check;
 pub mod completions;
 pub mod examples;

@@ -166,3 +166,191 @@ fn extensions_pair_by_extendee_and_number() {
         ["e2"]
     );
 }
+
+// ---- unchanged files: the pairs the rules skip -------------------------------------------
+
+fn proto(package: &str, imports: &[&str], body: &str) -> String {
+    let imports: String = imports
+        .iter()
+        .map(|i| format!("import \"{i}\";\n"))
+        .collect();
+    format!("syntax = \"proto3\";\npackage {package};\n{imports}{body}\n")
+}
+
+#[test]
+fn a_file_is_unchanged_when_it_and_everything_it_imports_are_byte_identical() {
+    let leaf = proto("p", &[], "message Leaf {}");
+    let leaf_changed = proto("p", &[], "message Leaf { int32 x = 1; }");
+    let same = proto("p", &[], "message Same {}");
+    let uses_same = proto("p", &["same.proto"], "message UsesSame { Same s = 1; }");
+    let uses_leaf = proto("p", &["leaf.proto"], "message UsesLeaf { Leaf l = 1; }");
+    // `import public` of leaf.proto: what imports `reexport.proto` sees Leaf through it.
+    let reexport = "syntax = \"proto3\";\npackage p;\nimport public \"leaf.proto\";\n";
+    let via_public = proto(
+        "p",
+        &["reexport.proto"],
+        "message ViaPublic { Leaf l = 1; }",
+    );
+    let common = [
+        ("same.proto", same.as_str()),
+        ("uses_same.proto", uses_same.as_str()),
+        ("uses_leaf.proto", uses_leaf.as_str()),
+        ("reexport.proto", reexport),
+        ("via_public.proto", via_public.as_str()),
+    ];
+    let old_files: Vec<_> = common
+        .iter()
+        .copied()
+        .chain([("leaf.proto", leaf.as_str())])
+        .collect();
+    let new_files: Vec<_> = common
+        .iter()
+        .copied()
+        .chain([("leaf.proto", leaf_changed.as_str())])
+        .collect();
+    let (old, new) = (schema(&old_files), schema(&new_files));
+    let unchanged = super::unchanged_files(&old, &new);
+    let mut unchanged: Vec<&str> = unchanged.into_iter().collect();
+    unchanged.sort();
+    // leaf.proto changed, so did every file that sees it, directly or through a public
+    // import; the well-known types nobody imports are not in the schemas at all.
+    assert_eq!(unchanged, ["same.proto", "uses_same.proto"]);
+
+    let diff = Diff::new(&old, &new);
+    let judged: Vec<&str> = diff
+        .judged()
+        .message_pairs()
+        .iter()
+        .map(|p| p.new.item.full_name.as_str())
+        .collect();
+    assert_eq!(judged, ["p.Leaf", "p.UsesLeaf", "p.ViaPublic"]);
+    assert_eq!(
+        diff.message_pairs().len(),
+        5,
+        "the full lists keep every pair"
+    );
+    let everything = Diff::judging_everything(&old, &new);
+    assert_eq!(everything.judged().message_pairs().len(), 5);
+}
+
+#[test]
+fn an_import_present_at_one_side_only_makes_its_importer_changed() {
+    let user = proto("p", &["dep.proto"], "message U {}");
+    let dep = proto("p", &[], "message D {}");
+    let old = schema(&[("user.proto", &user), ("dep.proto", &dep)]);
+    // The new side lacks dep.proto (as with a missing import allowed as a warning).
+    let new_text = proto("p", &[], "message U {}");
+    let new = schema(&[("user.proto", &new_text)]);
+    assert!(super::unchanged_files(&old, &new).is_empty());
+    // Same text, but the import exists on one side only.
+    let old = schema(&[
+        ("dep.proto", &dep),
+        ("other.proto", &proto("q", &["dep.proto"], "")),
+    ]);
+    let new = schema(&[
+        ("dep.proto", &proto("p", &[], "message D2 {}")),
+        ("other.proto", &proto("q", &["dep.proto"], "")),
+    ]);
+    assert!(!super::unchanged_files(&old, &new).contains("other.proto"));
+}
+
+/// An unchanged file whose reference resolves differently because an imported file changed:
+/// a type added nearer in scope (shadowing), or the referenced type turned into an enum.
+/// Both are still judged and reported.
+#[test]
+fn a_changed_import_that_changes_how_an_unchanged_file_resolves_is_still_caught() {
+    use crate::rules::RuleId;
+    let user = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
+                message User { Thing t = 1; }\n";
+    let old_types = "syntax = \"proto3\";\npackage a;\nmessage Thing {}\n";
+    // a.b.Thing is found before a.Thing from package a.b.
+    let shadowing = "syntax = \"proto3\";\npackage a.b;\nmessage Thing {}\n";
+    let old = schema(&[("user.proto", user), ("types.proto", old_types)]);
+    let new = schema(&[("user.proto", user), ("types.proto", shadowing)]);
+    let findings =
+        crate::engine::run_rules(&Diff::new(&old, &new), &[RuleId::FieldSameType.meta()]);
+    let at: Vec<_> = findings
+        .iter()
+        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
+        .collect();
+    assert_eq!(at, [Some("user.proto")], "{findings:?}");
+
+    let as_enum = "syntax = \"proto3\";\npackage a;\nenum Thing { THING_ZERO = 0; }\n";
+    let new = schema(&[("user.proto", user), ("types.proto", as_enum)]);
+    let findings =
+        crate::engine::run_rules(&Diff::new(&old, &new), &[RuleId::FieldSameType.meta()]);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].location.as_ref().unwrap().path, "user.proto");
+}
+
+/// The skip changes no finding: every rule case under `testdata/rules/` (and `direction/`, both ways),
+/// all rules on, with and without unchanged files left out of the judged pairs.
+#[test]
+fn skipping_unchanged_files_changes_no_finding_on_the_rule_corpora() {
+    use crate::link::{build_schema, NoImports, SourceFile};
+    let read_side = |dir: &std::path::Path| -> Option<crate::model::Schema> {
+        let mut files = Vec::new();
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+            let entry = entry.ok()?;
+            if entry.path().extension().is_some_and(|e| e == "proto") {
+                let path = entry
+                    .path()
+                    .strip_prefix(dir)
+                    .ok()?
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let text = std::fs::read_to_string(entry.path()).ok()?;
+                files.push(SourceFile {
+                    display_name: path.clone(),
+                    path,
+                    text: text.into(),
+                });
+            }
+        }
+        let built = build_schema(files, &NoImports).ok()?;
+        let mut schema = built.schema;
+        schema.files.extend(built.imports.files);
+        Some(schema)
+    };
+    let rules: Vec<_> = crate::rules::RULES
+        .iter()
+        .filter(|r| r.check.is_some())
+        .collect();
+    let render = |findings: Vec<crate::finding::Finding>| -> Vec<String> {
+        findings
+            .iter()
+            .map(|f| format!("{} {:?} {:?} {}", f.rule, f.location, f.previous, f.message))
+            .collect()
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut sides = vec![
+        (root.join("direction/a"), root.join("direction/b")),
+        (root.join("direction/b"), root.join("direction/a")),
+    ];
+    for case in std::fs::read_dir(root.join("rules")).unwrap().flatten() {
+        sides.push((case.path().join("old"), case.path().join("new")));
+    }
+    let (mut compared, mut with_unchanged) = (0, 0);
+    for (old_dir, new_dir) in sides {
+        let (Some(old), Some(new)) = (read_side(&old_dir), read_side(&new_dir)) else {
+            continue;
+        };
+        let skipping = Diff::new(&old, &new);
+        if !skipping.unchanged.is_empty() {
+            with_unchanged += 1;
+        }
+        let everything = Diff::judging_everything(&old, &new);
+        assert_eq!(
+            render(crate::engine::run_rules(&skipping, &rules)),
+            render(crate::engine::run_rules(&everything, &rules)),
+            "{}",
+            new_dir.display()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 70, "only {compared} cases built");
+    assert!(
+        with_unchanged >= 5,
+        "only {with_unchanged} cases have an unchanged file"
+    );
+}

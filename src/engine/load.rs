@@ -1,17 +1,23 @@
 //! Loading a schema from a snapshot: list and read the compared files of one module (by the
 //! layout and `--path`/`--exclude-path`), then build them with imports resolved in the same
 //! snapshot. Nothing here knows the command line, so `audit` can load thousands of
-//! snapshots in one process.
+//! snapshots in one process; a [`Loader`] makes that cheap by reading and parsing each
+//! distinct file (git blob) once.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use miette::{miette, Report};
 use rayon::prelude::*;
 
+use super::cache::{CacheStats, ParseCache, Parsed};
 use super::Error;
 use crate::config::Layout;
-use crate::link::{self, BuildOutput, MissingImport, SourceFile};
-use crate::source::{is_within, normalize, shown, SearchRoot, Snapshot, TreeResolver};
+use crate::link::{self, BuildOutput, ImportResolver, MissingImport, SourceFile};
+use crate::parse::{self, ParsedFile};
+use crate::source::{
+    is_within, join, normalize, shown, BlobId, SearchRoot, Snapshot, TreeResolver,
+};
 
 /// Which files of ROOT are compared: under one of `paths` (all when empty) and under none
 /// of `exclude_paths` (both relative to ROOT).
@@ -29,6 +35,7 @@ pub struct Loaded {
 
 /// Reads one module of a snapshot and builds its schema. Missing imports are in
 /// `built.unresolved_imports`, for the caller to judge (see [`unresolved_imports`]).
+/// One-shot: nothing is kept for a later load (see [`Loader`] for that).
 pub fn load(
     side: &Snapshot,
     layout: &Layout,
@@ -42,14 +49,159 @@ pub fn load(
 
 /// Builds the schema of collected files.
 pub fn build(files: &Collected) -> Result<BuildOutput, Error> {
-    link::build_schema(files.files.clone(), &files.resolver).map_err(|e| Error {
+    build_with(files, None)
+}
+
+/// Loads many snapshots of one repository cheaply: each file's text and syntax tree are
+/// kept by git blob id, so a file unchanged since an earlier load is neither read nor
+/// parsed again (compared files and imports alike, `-I` roots included). Names, symbols and
+/// the model are still built per load, since they depend on the other files.
+///
+/// ```ignore
+/// let loader = engine::Loader::new();
+/// for commit in commits {
+///     let snapshot = Snapshot { root: Arc::new(GitTree::new(&repo, tree, "", &label)?.unwrap()), includes: vec![] };
+///     let loaded = loader.load(&snapshot, &layout, 0, &PathFilter::default())?;
+///     // loaded.built.schema: the compared files; loaded.built.imports: what they import
+/// }
+/// ```
+///
+/// Memory stays at about the files of the last few loads (entries unused by the last
+/// [`Loader::DEFAULT_KEEP`] loads are dropped). Files whose tree has no blob id (a
+/// directory on disk) are read and parsed every time, as [`load`] does. The result of a
+/// load is exactly [`load`]'s. A `Loader` is `Sync`: loads may run on several threads.
+pub struct Loader {
+    cache: ParseCache,
+}
+
+impl Default for Loader {
+    fn default() -> Self {
+        Loader::new()
+    }
+}
+
+impl Loader {
+    /// How many recent loads' files stay cached by default: both sides of a comparison and
+    /// the previous pair, so walking history one commit at a time hits on every unchanged file.
+    pub const DEFAULT_KEEP: u64 = 4;
+
+    pub fn new() -> Loader {
+        Loader::keeping(Loader::DEFAULT_KEEP)
+    }
+
+    /// A loader that keeps the files used by the last `loads` loads (at least 1).
+    pub fn keeping(loads: u64) -> Loader {
+        Loader {
+            cache: ParseCache::new(loads),
+        }
+    }
+
+    /// As [`load`], with texts and trees from the cache where the blob id is known.
+    pub fn load(
+        &self,
+        side: &Snapshot,
+        layout: &Layout,
+        module: usize,
+        filter: &PathFilter,
+    ) -> Result<Loaded, Error> {
+        self.cache.start_load();
+        let loaded = collect_with(side, layout, module, filter, Some(&self.cache))
+            .map_err(Error::from)
+            .and_then(|files| {
+                let built = build_with(&files, Some(&self.cache))?;
+                Ok(Loaded { files, built })
+            });
+        self.cache.finish_load();
+        loaded
+    }
+
+    /// What the cache did so far.
+    pub fn stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+}
+
+/// Builds collected files, parsing those the cache did not give, and resolving imports
+/// through the cache when there is one.
+fn build_with(files: &Collected, cache: Option<&ParseCache>) -> Result<BuildOutput, Error> {
+    let parse_missing = |(file, tree): (&SourceFile, &Option<Arc<ParsedFile>>)| {
+        let tree = tree
+            .clone()
+            .unwrap_or_else(|| Arc::new(parse::parse(&file.text)));
+        (file.clone(), tree)
+    };
+    let pairs = files.files.iter().zip(&files.trees);
+    let parsed: Vec<(SourceFile, Arc<ParsedFile>)> = if files.files.len() > 4 {
+        pairs
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(parse_missing)
+            .collect()
+    } else {
+        pairs.map(parse_missing).collect()
+    };
+    let result = match cache {
+        Some(cache) => {
+            let resolver = CachedResolver {
+                resolver: &files.resolver,
+                cache,
+            };
+            link::build_parsed(parsed, &resolver)
+        }
+        None => link::build_parsed(parsed, &files.resolver),
+    };
+    result.map_err(|e| Error {
         diagnostics: e.diagnostics,
     })
+}
+
+/// Resolves imports as [`TreeResolver`] does (the first root holding the path wins), taking
+/// texts and trees from the cache when the root's tree knows the file's blob id.
+struct CachedResolver<'a> {
+    resolver: &'a TreeResolver,
+    cache: &'a ParseCache,
+}
+
+impl ImportResolver for CachedResolver<'_> {
+    fn open(&self, import_path: &str) -> Result<Option<SourceFile>, Report> {
+        self.resolver.open(import_path)
+    }
+
+    fn open_parsed(
+        &self,
+        import_path: &str,
+    ) -> Result<Option<(SourceFile, Arc<ParsedFile>)>, Report> {
+        for root in &self.resolver.roots {
+            let path = join(&root.dir, import_path);
+            let found = match root.tree.blob_id(&path) {
+                Some(id) => self.cache.get_or_read(id, || root.tree.read(&path))?,
+                None => root.tree.read(&path)?.map(|text| {
+                    let text: Arc<str> = text.into();
+                    let tree = Arc::new(parse::parse(&text));
+                    Parsed { text, tree }
+                }),
+            };
+            if let Some(Parsed { text, tree }) = found {
+                let source = SourceFile {
+                    path: import_path.to_string(),
+                    display_name: format!("{} @ {}", import_path, root.tree.label()),
+                    text,
+                };
+                return Ok(Some((source, tree)));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// A side's files, ready for the front-end, and how to report their paths.
 pub struct Collected {
     pub files: Vec<SourceFile>,
+    /// Each file's git blob id, when its tree knows it without reading (same order as
+    /// `files`): equal ids on both sides mean byte-identical files.
+    pub blobs: Vec<Option<BlobId>>,
+    /// Each file's syntax tree, when a [`Loader`]'s cache had it (same order as `files`).
+    trees: Vec<Option<Arc<ParsedFile>>>,
     pub resolver: TreeResolver,
     /// Path relative to its root -> path relative to ROOT.
     pub external: HashMap<String, String>,
@@ -63,6 +215,16 @@ pub fn collect(
     layout: &Layout,
     module: usize,
     filter: &PathFilter,
+) -> Result<Collected, Report> {
+    collect_with(side, layout, module, filter, None)
+}
+
+fn collect_with(
+    side: &Snapshot,
+    layout: &Layout,
+    module: usize,
+    filter: &PathFilter,
+    cache: Option<&ParseCache>,
 ) -> Result<Collected, Report> {
     let this = &layout.modules[module];
     let label = side.root.label().to_string();
@@ -102,19 +264,38 @@ pub fn collect(
 
     let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
     let tree = &side.root;
-    let files = chosen
+    let read = |ext: &str| {
+        tree.read(ext)?
+            .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))
+    };
+    let read: Vec<(SourceFile, Option<BlobId>, Option<Arc<ParsedFile>>)> = chosen
         .par_iter()
         .map(|(rel, ext)| {
-            let text = tree
-                .read(ext)?
-                .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))?;
-            Ok(SourceFile {
+            let blob = tree.blob_id(ext);
+            let (text, parsed) = match (cache, blob) {
+                (Some(cache), Some(id)) => {
+                    let found = cache.get_or_read(id, || read(ext).map(Some))?;
+                    let Parsed { text, tree } = found.expect("read gives a text or an error");
+                    (text, Some(tree))
+                }
+                _ => (read(ext)?.into(), None),
+            };
+            let file = SourceFile {
                 path: rel.clone(),
                 display_name: format!("{ext} @ {label}"),
-                text: text.into(),
-            })
+                text,
+            };
+            Ok((file, blob, parsed))
         })
         .collect::<Result<Vec<_>, Report>>()?;
+    let mut files = Vec::with_capacity(read.len());
+    let mut blobs = Vec::with_capacity(read.len());
+    let mut trees = Vec::with_capacity(read.len());
+    for (file, blob, parsed) in read {
+        files.push(file);
+        blobs.push(blob);
+        trees.push(parsed);
+    }
 
     // Imports resolve in this module's roots first, then in the workspace's other modules.
     let module_roots = this.roots.iter().chain(
@@ -137,6 +318,8 @@ pub fn collect(
     }));
     Ok(Collected {
         files,
+        blobs,
+        trees,
         resolver: TreeResolver { roots },
         external,
         compared,
@@ -151,6 +334,16 @@ pub fn unresolved_imports(
     (allowed, deps): (bool, &[String]),
     warnings: &mut Vec<Report>,
 ) -> Result<(), Error> {
+    // One import missing from three files of a side is one thing to fix there: each file's
+    // import is shown, but the summary counts the import once per side.
+    let count: usize = sides
+        .iter()
+        .map(|side| {
+            let distinct: std::collections::HashSet<&str> =
+                side.iter().map(|m| m.import.as_str()).collect();
+            distinct.len()
+        })
+        .sum();
     let missing = sides.into_iter().flatten();
     if allowed {
         warnings.extend(missing.map(|m| Report::new(m.as_warning())));
@@ -178,10 +371,9 @@ pub fn unresolved_imports(
     };
     missing.push(miette::miette!(
         help = help,
-        "{} import{} could not be found, so the types from {} were not checked",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        if missing.len() == 1 { "it" } else { "them" },
+        "{count} import{} could not be found, so the types from {} were not checked",
+        if count == 1 { "" } else { "s" },
+        if count == 1 { "it" } else { "them" },
     ));
     Err(Error {
         diagnostics: missing,

@@ -4,10 +4,12 @@
 //! The engine knows nothing of the command line or of output formats: a second front end
 //! (an editor's language server, `audit` walking history) calls these as `check` does.
 
+mod cache;
 mod load;
 mod modules;
 
-pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, PathFilter};
+pub use cache::CacheStats;
+pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, Loader, PathFilter};
 pub use modules::{pair_modules, same_rules};
 
 use std::collections::{HashMap, HashSet};
@@ -172,9 +174,11 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
-/// The severity a finding is reported with (its rule's default).
+/// The severity a finding is reported with: its own when it has one, else its rule's.
 pub fn severity(finding: &Finding) -> Severity {
-    rules::find(finding.rule).map_or(Severity::Error, |r| r.severity)
+    finding
+        .severity
+        .unwrap_or_else(|| rules::find(finding.rule).map_or(Severity::Error, |r| r.severity))
 }
 
 /// (errors, warnings); infos are counted apart by [`infos`].
@@ -225,3 +229,6 @@ impl FailOn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,6 +2,8 @@
 //! files, then the resolver's include roots, then the bundled well-known types), collect
 //! symbols, then lower each compared file's syntax tree into the model with names resolved.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::diagnostic::report;
@@ -47,19 +49,22 @@ pub fn build_schema(
     files: Vec<SourceFile>,
     resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
-    let parsed: Vec<ParsedFile> = if files.len() > 4 {
-        files.par_iter().map(|f| parse::parse(&f.text)).collect()
+    let parse_one = |f: &SourceFile| Arc::new(parse::parse(&f.text));
+    let parsed: Vec<Arc<ParsedFile>> = if files.len() > 4 {
+        files.par_iter().map(parse_one).collect()
     } else {
-        files.iter().map(|f| parse::parse(&f.text)).collect()
+        files.iter().map(parse_one).collect()
     };
     build_parsed(files.into_iter().zip(parsed).collect(), resolver)
 }
 
 /// Builds the schema of compared files already parsed (each with the tree `parse::parse`
 /// gave for its text), so a caller that has seen a file before (the same blob id at another
-/// revision) can skip parsing it again. Imports are still loaded and parsed here.
+/// revision) can skip parsing it again. Imports come from the resolver's
+/// [`ImportResolver::open_parsed`], which may share trees the same way. A tree is only
+/// read here, never changed: sharing one between builds is safe.
 pub fn build_parsed(
-    files: Vec<(SourceFile, ParsedFile)>,
+    files: Vec<(SourceFile, Arc<ParsedFile>)>,
     resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
     let compared = files.len();

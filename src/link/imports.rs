@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use super::diagnostic::report;
 use super::input::{ImportResolver, SourceFile};
-use crate::parse::{self, ParsedFile};
+use crate::parse::ParsedFile;
 use crate::syntax::ast::TopItem;
 use crate::syntax::Span;
 
 /// A file taking part in the build: compared, or loaded to satisfy an import.
 pub(super) struct Unit {
     pub source: SourceFile,
-    pub parsed: ParsedFile,
+    /// Shared with a parse cache when the caller keeps one (see `build_parsed`).
+    pub parsed: Arc<ParsedFile>,
     /// Indexes of the files this one imports (those that were found).
     pub imports: Vec<usize>,
     /// Indexes of the files it imports publicly.
@@ -28,7 +29,7 @@ pub(super) struct Unit {
 
 impl Unit {
     /// A parsed file whose imports are not loaded yet.
-    pub fn new(source: SourceFile, parsed: ParsedFile) -> Unit {
+    pub fn new(source: SourceFile, parsed: Arc<ParsedFile>) -> Unit {
         Unit {
             source,
             parsed,
@@ -117,8 +118,7 @@ pub(super) fn load_imports(
                 Some(&i) => Some(i),
                 None if not_found.contains(&import.path) => None,
                 None => match open_import(&import.path, resolver) {
-                    Ok(Some(source)) => {
-                        let parsed = parse::parse(&source.text);
+                    Ok(Some((source, parsed))) => {
                         units.push(Unit::new(source, parsed));
                         let i = units.len() - 1;
                         by_path.insert(import.path.clone(), i);
@@ -157,14 +157,17 @@ pub(super) fn load_imports(
 fn open_import(
     path: &str,
     resolver: &dyn ImportResolver,
-) -> Result<Option<SourceFile>, miette::Report> {
-    if let Some(source) = resolver.open(path)? {
-        return Ok(Some(source));
+) -> Result<Option<(SourceFile, Arc<ParsedFile>)>, miette::Report> {
+    if let Some(found) = resolver.open_parsed(path)? {
+        return Ok(Some(found));
     }
-    Ok(super::wkt::bundled(path).map(|text| SourceFile {
-        path: path.to_string(),
-        display_name: path.to_string(),
-        text: Arc::from(text),
+    Ok(super::wkt::bundled_parsed(path).map(|(text, parsed)| {
+        let source = SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text,
+        };
+        (source, parsed)
     }))
 }
 

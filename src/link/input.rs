@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::parse::{self, ParsedFile};
+
 /// One `.proto` file's text as read from a revision.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -18,6 +20,19 @@ pub struct SourceFile {
 pub trait ImportResolver: Sync {
     /// `Ok(None)`: not found anywhere.
     fn open(&self, import_path: &str) -> Result<Option<SourceFile>, miette::Report>;
+
+    /// The file and its syntax tree. A resolver that has parsed the same bytes before
+    /// (a parse cache keyed by git blob id) returns that tree instead of parsing again; the
+    /// tree must be what `parse::parse` gives for the returned text.
+    fn open_parsed(
+        &self,
+        import_path: &str,
+    ) -> Result<Option<(SourceFile, Arc<ParsedFile>)>, miette::Report> {
+        Ok(self.open(import_path)?.map(|source| {
+            let parsed = Arc::new(parse::parse(&source.text));
+            (source, parsed)
+        }))
+    }
 }
 
 /// A resolver that finds nothing (beyond what `build_schema` bundles itself).

@@ -6,6 +6,10 @@
 //! (`java/core/src/main/resources/google/protobuf/`) and `go_features.proto`
 //! (`go/google/protobuf/`).
 
+use std::sync::{Arc, OnceLock};
+
+use crate::parse::{self, ParsedFile};
+
 /// The bundled text of `google/protobuf/<name>.proto`, if we have it.
 pub fn bundled(path: &str) -> Option<&'static str> {
     Some(match path {
@@ -36,6 +40,23 @@ pub fn bundled(path: &str) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// A bundled file's text and syntax tree.
+pub type Bundled = (Arc<str>, Arc<ParsedFile>);
+
+/// The bundled file at `path` with its syntax tree, parsed once per process: every build
+/// that imports a well-known type (thousands, when `audit` walks history) shares it.
+pub fn bundled_parsed(path: &str) -> Option<Bundled> {
+    static PARSED: OnceLock<Vec<OnceLock<Bundled>>> = OnceLock::new();
+    let index = BUNDLED.iter().position(|p| *p == path)?;
+    let slots = PARSED.get_or_init(|| BUNDLED.iter().map(|_| OnceLock::new()).collect());
+    let (text, parsed) = slots[index].get_or_init(|| {
+        let text: Arc<str> = Arc::from(bundled(path).expect("every BUNDLED path is bundled"));
+        let parsed = Arc::new(parse::parse(&text));
+        (text, parsed)
+    });
+    Some((Arc::clone(text), Arc::clone(parsed)))
 }
 
 /// Every bundled path, in the order of [`bundled`].

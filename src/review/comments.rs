@@ -22,7 +22,7 @@ fn leading(file: &File, span: Span) -> Vec<String> {
         if !is_blank(gap) || gap.matches('\n').count() > 1 || !starts_line(text, comment.span) {
             break;
         }
-        out.push(clean(&comment.text));
+        out.push(clean(comment.body(text)));
         next_start = comment.span.start;
     }
     out.reverse();
@@ -35,7 +35,7 @@ fn trailing(file: &File, span: Span) -> Option<String> {
     let after = file.comments.partition_point(|c| c.span.start < span.end);
     let comment = file.comments.get(after)?;
     let gap = &text[span.end as usize..comment.span.start as usize];
-    (is_blank(gap) && !gap.contains('\n')).then(|| clean(&comment.text))
+    (is_blank(gap) && !gap.contains('\n')).then(|| clean(comment.body(text)))
 }
 
 /// Whether only blanks precede the comment on its line (else it trails an earlier element).

@@ -412,8 +412,22 @@ impl Tree for GitTree {
     }
 
     fn blob_id(&self, path: &str) -> Option<Oid> {
-        let listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
-        listed.get(path).copied()
+        let known = self
+            .listed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied();
+        // Not listed (an `-I` root, or an import outside the listed directory): the tree
+        // entry names the blob, found without inflating it. Only what `read` would read.
+        known.or_else(|| {
+            let repo = self.repo.lock();
+            let tree = repo.find_tree(self.base).ok()?;
+            let entry = tree.get_path(Path::new(path)).ok()?;
+            let is_file =
+                entry.kind() == Some(ObjectType::Blob) && entry.filemode() != MODE_SYMLINK;
+            is_file.then(|| entry.id())
+        })
     }
 }
 

@@ -6,11 +6,13 @@
 
 mod fs;
 mod git;
+mod image;
 mod open;
 mod text;
 
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
+pub use image::{is_image, positions_warning, ImageTree};
 pub use open::{open_sides, shown, NewSide, Request, Snapshot};
 pub use text::{IndexedText, SourceText};
 
@@ -31,11 +33,16 @@ pub trait Tree: Send + Sync {
     /// `Ok(None)` when `dir` does not exist.
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report>;
     /// The git blob id of the file at `path`, when the tree knows it without reading the
-    /// file (git trees for the files `list_protos` listed, the index): equal ids mean equal
-    /// bytes, so a cache keyed by it can skip reading and parsing. `None` otherwise
-    /// (directories on disk), which only means "unknown".
+    /// file (git trees, from the listing or a tree lookup; the index): equal ids mean equal
+    /// bytes, so a cache keyed by it can skip reading and parsing. `None` when there is no
+    /// such file or the id is unknown (directories on disk).
     fn blob_id(&self, _path: &str) -> Option<BlobId> {
         None
+    }
+    /// Whether positions in this tree's texts are the user's (false for an image, whose
+    /// texts are reconstructed from descriptors).
+    fn positions(&self) -> bool {
+        true
     }
 }
 

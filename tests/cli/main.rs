@@ -8,6 +8,7 @@ mod support;
 
 mod action;
 mod audit;
+mod buf_breaking;
 mod config;
 mod consistency;
 mod direction;
@@ -17,8 +18,10 @@ mod formats;
 mod git;
 mod hazards;
 mod ignore;
+mod images;
 mod imports;
 mod integrations;
+mod machine_outputs;
 mod pre_commit;
 mod review;
 mod rule_cases;
