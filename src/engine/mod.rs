@@ -232,3 +232,5 @@ impl FailOn {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod skip_tests;

@@ -785,7 +785,7 @@ fn ranges_words(list: &[ReservedRange]) -> String {
 fn value_words(value: &OptionValue) -> String {
     let text = match value {
         OptionValue::Ident(s) => s.clone(),
-        OptionValue::String(s) => format!("{s:?}"),
+        OptionValue::String(bytes) => crate::rules::quote::quote_bytes(bytes),
         OptionValue::Int(n) => n.to_string(),
         OptionValue::Float(f) => f.to_string(),
         OptionValue::Aggregate(s) => s.split_whitespace().collect::<Vec<_>>().join(" "),

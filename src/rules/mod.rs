@@ -24,7 +24,7 @@ mod service;
 mod json_format;
 mod nested;
 mod pairs;
-mod quote;
+pub(crate) mod quote;
 pub(crate) mod reserved;
 
 use crate::diff::Ctx;

@@ -748,10 +748,10 @@ fn audit_checks_include_roots_and_reads_a_bare_repository() {
         (code, found),
         (
             1,
-            // Paths are relative to ROOT, as in `check`.
+            // Paths name ROOT as given, as in `check`'s JSON.
             vec![
-                "FIELD_DELETED_NOT_RESERVED x.proto".to_string(),
-                "FIELD_NUMBER_REUSED x.proto".to_string()
+                "FIELD_DELETED_NOT_RESERVED api/x.proto".to_string(),
+                "FIELD_NUMBER_REUSED api/x.proto".to_string()
             ]
         )
     );
@@ -1120,6 +1120,8 @@ fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks
         text.contains("each reported with the oldest revision it breaks"),
         "{text}"
     );
+}
+
 /// A number reused in a message that was itself gone in between (deleted, then recreated)
 /// is a warning in the audit; `check --history` reports it with that severity, not its
 /// rule's, in every format.
