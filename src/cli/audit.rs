@@ -449,6 +449,7 @@ fn finding(item: &Item, view: &View, texts: &mut Texts) -> Finding {
         focus: None,
         direction: protocompat::rules::find(f.rule)
             .map_or(protocompat::rules::Direction::Both, |r| r.direction),
+        severity: Some(f.severity),
     }
 }
 
@@ -492,7 +493,9 @@ fn text(
         let rendered = report::render(Format::Text, std::slice::from_ref(f), &ctx);
         out.push_str(without_summary(&rendered));
         out.push_str(&commits_note(item, view));
-        if h.severity == Severity::Warning && protocompat::engine::severity(f) == Severity::Error {
+        if h.severity == Severity::Warning
+            && protocompat::rules::find(f.rule).map(|r| r.severity) == Some(Severity::Error)
+        {
             out.push_str("  (reported as a warning: the element was gone in between)\n\n");
         }
     }
@@ -929,6 +932,7 @@ pub fn add_history_findings(
             focus: None,
             direction: protocompat::rules::find(f.rule)
                 .map_or(protocompat::rules::Direction::Both, |r| r.direction),
+            severity: Some(f.severity),
         });
     }
     outcome

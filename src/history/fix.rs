@@ -81,6 +81,7 @@ pub fn plan(
         group: None,
         focus: None,
         direction: crate::direction::Direction::Both,
+        severity: None,
     };
     let fixes = fix::plan_files(root, std::slice::from_ref(&carrier))?;
     let resolved = found

@@ -748,10 +748,10 @@ fn audit_checks_include_roots_and_reads_a_bare_repository() {
         (code, found),
         (
             1,
-            // Paths are relative to ROOT, as in `check`.
+            // Paths name ROOT as given, as in `check`'s JSON.
             vec![
-                "FIELD_DELETED_NOT_RESERVED x.proto".to_string(),
-                "FIELD_NUMBER_REUSED x.proto".to_string()
+                "FIELD_DELETED_NOT_RESERVED api/x.proto".to_string(),
+                "FIELD_NUMBER_REUSED api/x.proto".to_string()
             ]
         )
     );
@@ -1158,4 +1158,56 @@ fn the_ledger_cache_serves_the_same_revision_only() {
         brief(&moved, &moved.findings()),
         brief(&build(&options(&repo)), &build(&options(&repo)).findings())
     );
+}
+
+/// A number reused in a message that was itself gone in between (deleted, then recreated)
+/// is a warning in the audit; `check --history` reports it with that severity, not its
+/// rule's, in every format.
+#[test]
+fn check_history_keeps_each_findings_own_severity() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\nmessage Keep {{}}\n"
+        ),
+    );
+    repo.commit("add user");
+    repo.write("a.proto", &format!("{P3}message Keep {{}}\n"));
+    repo.commit("drop user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 2;\n}}\nmessage Keep {{}}\n"),
+    );
+    let (code, _, doc) = support::check_json(repo.path(), &["--against", "HEAD", "--history"]);
+    let reused: Vec<&serde_json::Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "FIELD_NUMBER_REUSED")
+        .collect();
+    assert_eq!(reused.len(), 1, "{doc}");
+    assert_eq!(reused[0]["severity"], "warning");
+    // A warning does not fail the default `--fail-on error`.
+    assert_eq!(code, 0, "{doc}");
+    let out = support::run(
+        repo.path(),
+        &[
+            "check",
+            "--against",
+            "HEAD",
+            "--history",
+            "--format",
+            "sarif",
+        ],
+    );
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let result = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "FIELD_NUMBER_REUSED")
+        .cloned()
+        .expect("FIELD_NUMBER_REUSED result");
+    assert_eq!(result["level"], "warning");
 }

@@ -208,6 +208,7 @@ fn context<'a>((label, outcome): &'a (String, Outcome), how: &'a Reporting) -> r
         ignored: &[],
         show_ignored: false,
         categories_run: Some(&outcome.categories_run),
+        check_warnings: &[],
     }
 }
 
