@@ -623,6 +623,11 @@ def reasons_text(counts):
     return ", ".join(f"{n} {r}" for r, n in sorted(counts.items(), key=lambda x: -x[1])) or "–"
 
 
+def closure_mark(s):
+    closure = s["layout"]["closure"] and not s["name"].endswith("-closure")
+    return " (closure)" if closure else ""
+
+
 def own_text(s):
     if "protocompat_own_findings" not in s:
         return "not counted"  # recorded before protocompat had HAZARD rules
@@ -645,7 +650,7 @@ def summarize(out_dir):
                        if refusal_verdict(e) == "both refused")
         other = {v: n for v, n in s["refusal_verdicts"].items() if v != "both refused"}
         lines.append(
-            f"| {s['name']}{' (closure)' if s['layout']['closure'] else ''}"
+            f"| {s['name']}{closure_mark(s)}"
             f"{'' if s.get('complete', True) else ' (stopped early)'} | {s['compared']} "
             f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
