@@ -37,12 +37,6 @@ const FEATURES: &str = "editions features: lifetimes, targets and the rules they
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("handmade/edition2024.ctype", EDITION_2024),
-    ("handmade/edition2024.export_in_proto3", EDITION_2024),
-    ("handmade/edition2024.import_option_in_2023", EDITION_2024),
-    ("handmade/edition2024.import_weak", EDITION_2024),
-    ("handmade/edition2024.java_multiple_files", EDITION_2024),
-    ("handmade/edition2024.local_in_2023", EDITION_2024),
     ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
     ("handmade/edition2024.style2024_naming", EDITION_2024),
     ("handmade/edition2024.type_from_import_option", EDITION_2024),
@@ -133,11 +127,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("protocompile/linker.failure_utf8_validation_java_option", FEATURES),
     ("protocompile/linker.success_custom_feature_deprecated", FEATURES),
     ("protocompile/linker.success_custom_feature_within_lifetime", FEATURES),
-    ("protocompile/parser.failure_edition_2023_export_enum", EDITION_2024),
-    ("protocompile/parser.failure_edition_2023_export_message", EDITION_2024),
-    ("protocompile/parser.failure_edition_2023_import_option", EDITION_2024),
-    ("protocompile/parser.failure_edition_2023_local_enum", EDITION_2024),
-    ("protocompile/parser.failure_edition_2023_local_message", EDITION_2024),
     ("protocompile/parser.failure_inf_upper_in_default_value", DECLARATIONS),
     ("protocompile/parser.failure_inf_upper_in_option_value", DECLARATIONS),
     ("protocompile/parser.failure_infinity_upper_in_default_value", DECLARATIONS),
@@ -146,18 +135,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("protocompile/parser.failure_nan_upper_in_default_value", DECLARATIONS),
     ("protocompile/parser.failure_nan_upper_in_option_value", DECLARATIONS),
     ("protocompile/parser.failure_positive_sign_not_allowed_in_message_literal", OPTIONS),
-    ("protocompile/parser.failure_proto2_export_enum", EDITION_2024),
-    ("protocompile/parser.failure_proto2_export_message", EDITION_2024),
-    ("protocompile/parser.failure_proto2_import_option", EDITION_2024),
-    ("protocompile/parser.failure_proto2_local_enum", EDITION_2024),
-    ("protocompile/parser.failure_proto2_local_message", EDITION_2024),
-    ("protocompile/parser.failure_proto3_export_enum", EDITION_2024),
-    ("protocompile/parser.failure_proto3_export_message", EDITION_2024),
-    ("protocompile/parser.failure_proto3_import_option", EDITION_2024),
-    ("protocompile/parser.failure_proto3_local_enum", EDITION_2024),
-    ("protocompile/parser.failure_proto3_local_message", EDITION_2024),
-    ("protocompile/parser.failure_proto3_nested_export_enum", EDITION_2024),
-    ("protocompile/parser.failure_proto3_nested_local_message", EDITION_2024),
 ];
 
 fn frontend_dir() -> PathBuf {

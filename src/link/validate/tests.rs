@@ -483,3 +483,74 @@ fn custom_scalar_option_values_are_type_checked() {
         )
     );
 }
+
+#[test]
+fn edition_2024_syntax_before_edition_2024() {
+    assert_eq!(
+        one_file("edition = \"2023\";\npackage p;\nlocal message M {}\n"),
+        error("`local` is only allowed from edition 2024 on", "local")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage C {\n  export enum E { A = 0; }\n}\n"),
+        error("`export` is only allowed from edition 2024 on", "export")
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "edition = \"2023\";\npackage p;\n"),
+            (
+                "b.proto",
+                "edition = \"2023\";\nimport option \"a.proto\";\n"
+            ),
+        ]),
+        error(
+            "`import option` is only allowed from edition 2024 on",
+            "option"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "edition = \"2024\";\npackage p;\n"),
+            ("b.proto", "edition = \"2024\";\nimport weak \"a.proto\";\n"),
+        ]),
+        error(
+            "`import weak` is not allowed from edition 2024 on; use `import option`",
+            "weak"
+        )
+    );
+    // All of them are edition 2024's own.
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nlocal message M {}\nexport enum E { A = 0; }\n"
+            ),
+            (
+                "b.proto",
+                "edition = \"2024\";\nimport option \"a.proto\";\n"
+            ),
+        ]),
+        []
+    );
+}
+
+#[test]
+fn options_edition_2024_removed() {
+    assert_eq!(
+        one_file("edition = \"2024\";\noption java_multiple_files = true;\n"),
+        error(
+            "option `java_multiple_files` was removed in edition 2024: use the feature `features.(pb.java).nest_in_file_class`",
+            "java_multiple_files"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\nmessage M {\n  string s = 1 [ctype = CORD];\n}\n"),
+        error(
+            "option `ctype` was removed in edition 2024: use the feature `features.(pb.cpp).string_type`",
+            "ctype"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  string s = 1 [ctype = CORD];\n}\n"),
+        []
+    );
+}
