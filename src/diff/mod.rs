@@ -16,7 +16,7 @@ pub use index::{InFile, Index};
 use one_side::Side;
 pub use one_side::{EnumValueIn, MethodIn, OneSide, OneofIn};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use crate::finding::Location;
@@ -29,6 +29,10 @@ pub struct Diff<'a> {
     pub old_index: Index<'a>,
     pub new_index: Index<'a>,
     pairs: Pairs<'a>,
+    /// The same lists without the pairs inside unchanged files: what the rules judge.
+    judged: Pairs<'a>,
+    /// Files no pair rule can find anything in (see [`unchanged_files`]).
+    unchanged: HashSet<&'a str, ahash::RandomState>,
     added: OnceLock<OneSide<'a>>,
     removed: OnceLock<OneSide<'a>>,
 }
@@ -56,14 +60,42 @@ pub struct Pair<'a, T> {
 
 impl<'a> Diff<'a> {
     pub fn new(old: &'a Schema, new: &'a Schema) -> Self {
+        let mut diff = Diff::judging_everything(old, new);
+        diff.unchanged = unchanged_files(old, new);
+        diff
+    }
+
+    /// A diff whose rules judge every pair, unchanged files too: the reference the skip of
+    /// unchanged files is tested against (the findings must be the same).
+    pub fn judging_everything(old: &'a Schema, new: &'a Schema) -> Self {
         Diff {
             old,
             new,
             old_index: Index::build(old),
             new_index: Index::build(new),
             pairs: Pairs::default(),
+            judged: Pairs::default(),
+            unchanged: HashSet::default(),
             added: OnceLock::new(),
             removed: OnceLock::new(),
+        }
+    }
+
+    /// Whether the file at `path` is unchanged, with everything it imports (see
+    /// [`unchanged_files`]): no pair rule needs to look inside it.
+    pub fn is_unchanged(&self, path: &str) -> bool {
+        self.unchanged.contains(path)
+    }
+
+    /// Whether a pair of elements in these files may differ: not both in one unchanged file.
+    fn judges(&self, new: &File, old: &File) -> bool {
+        !(new.path == old.path && self.is_unchanged(&new.path))
+    }
+
+    fn set(&self, judged: bool) -> &Pairs<'a> {
+        match judged {
+            true => &self.judged,
+            false => &self.pairs,
         }
     }
 
@@ -99,32 +131,102 @@ impl<'a> Diff<'a> {
 
     /// Messages matched by full name, wherever they live.
     pub fn message_pairs(&self) -> &[Pair<'a, Message>] {
-        self.pairs
-            .messages
-            .get_or_init(|| pair_by_key(&self.old_index.messages, &self.new_index.messages))
+        self.messages_in(false)
     }
 
     pub fn enum_pairs(&self) -> &[Pair<'a, Enum>] {
-        self.pairs
-            .enums
-            .get_or_init(|| pair_by_key(&self.old_index.enums, &self.new_index.enums))
+        self.enums_in(false)
     }
 
     pub fn service_pairs(&self) -> &[Pair<'a, Service>] {
-        self.pairs
-            .services
-            .get_or_init(|| pair_by_key(&self.old_index.services, &self.new_index.services))
+        self.services_in(false)
     }
 
     /// Message fields matched by number within matched messages, then extensions matched by
     /// (extendee, number). `parent` of an extension is the message it is declared in, if any.
     pub fn field_pairs(&self) -> &[FieldPair<'a>] {
-        self.pairs.fields.get_or_init(|| self.build_field_pairs())
+        self.fields_in(false)
     }
 
-    fn build_field_pairs(&self) -> Vec<FieldPair<'a>> {
+    /// Enum values matched by number within matched enums. Aliases (several names for one
+    /// number) are kept together, as buf compares name sets per number.
+    pub fn enum_value_pairs(&self) -> &[EnumValuePair<'a>] {
+        self.enum_values_in(false)
+    }
+
+    /// Methods matched by name within matched services.
+    pub fn method_pairs(&self) -> &[MethodPair<'a>] {
+        self.methods_in(false)
+    }
+
+    /// Oneofs (real and synthetic) matched by name within matched messages.
+    pub fn oneof_pairs(&self) -> &[OneofPair<'a>] {
+        self.set(false)
+            .oneofs
+            .get_or_init(|| self.build_oneof_pairs(self.message_pairs()))
+    }
+
+    /// What the rules judge: the pair lists above without the pairs inside unchanged files
+    /// (the same lists when built by [`Diff::judging_everything`]). The passes (grouping,
+    /// `--fix`) read the full lists.
+    pub fn judged(&self) -> Judged<'_, 'a> {
+        Judged { diff: self }
+    }
+
+    fn messages_in(&self, judged: bool) -> &[Pair<'a, Message>] {
+        self.set(judged).messages.get_or_init(|| {
+            let all = pair_by_key(&self.old_index.messages, &self.new_index.messages);
+            self.keep_judged(judged, all)
+        })
+    }
+
+    fn enums_in(&self, judged: bool) -> &[Pair<'a, Enum>] {
+        self.set(judged).enums.get_or_init(|| {
+            let all = pair_by_key(&self.old_index.enums, &self.new_index.enums);
+            self.keep_judged(judged, all)
+        })
+    }
+
+    fn services_in(&self, judged: bool) -> &[Pair<'a, Service>] {
+        self.set(judged).services.get_or_init(|| {
+            let all = pair_by_key(&self.old_index.services, &self.new_index.services);
+            self.keep_judged(judged, all)
+        })
+    }
+
+    fn fields_in(&self, judged: bool) -> &[FieldPair<'a>] {
+        self.set(judged)
+            .fields
+            .get_or_init(|| self.build_field_pairs(self.messages_in(judged), judged))
+    }
+
+    fn enum_values_in(&self, judged: bool) -> &[EnumValuePair<'a>] {
+        self.set(judged)
+            .enum_values
+            .get_or_init(|| self.build_enum_value_pairs(self.enums_in(judged)))
+    }
+
+    fn methods_in(&self, judged: bool) -> &[MethodPair<'a>] {
+        self.set(judged)
+            .methods
+            .get_or_init(|| self.build_method_pairs(self.services_in(judged)))
+    }
+
+    /// `pairs`, less those in unchanged files when building the judged lists.
+    fn keep_judged<T>(&self, judged: bool, mut pairs: Vec<Pair<'a, T>>) -> Vec<Pair<'a, T>> {
+        if judged && !self.unchanged.is_empty() {
+            pairs.retain(|p| self.judges(p.new.file, p.old.file));
+        }
+        pairs
+    }
+
+    fn build_field_pairs(
+        &self,
+        messages: &[Pair<'a, Message>],
+        judged: bool,
+    ) -> Vec<FieldPair<'a>> {
         let mut out = Vec::new();
-        for pair in self.message_pairs() {
+        for pair in messages {
             // By number: a map, as messages can have thousands of fields. Numbers are unique
             // within a built message; `or_insert` keeps the first field, as a linear `find`
             // would.
@@ -152,26 +254,20 @@ impl<'a> Diff<'a> {
         }
         for (key, old) in &self.old_index.extensions {
             if let Some(new) = self.new_index.extensions.get(key) {
-                out.push(FieldPair {
-                    new: *new,
-                    old: *old,
-                });
+                if !judged || self.judges(new.file, old.file) {
+                    out.push(FieldPair {
+                        new: *new,
+                        old: *old,
+                    });
+                }
             }
         }
         out
     }
 
-    /// Enum values matched by number within matched enums. Aliases (several names for one
-    /// number) are kept together, as buf compares name sets per number.
-    pub fn enum_value_pairs(&self) -> &[EnumValuePair<'a>] {
-        self.pairs
-            .enum_values
-            .get_or_init(|| self.build_enum_value_pairs())
-    }
-
-    fn build_enum_value_pairs(&self) -> Vec<EnumValuePair<'a>> {
+    fn build_enum_value_pairs(&self, enums: &[Pair<'a, Enum>]) -> Vec<EnumValuePair<'a>> {
         let mut out = Vec::new();
-        for pair in self.enum_pairs() {
+        for pair in enums {
             let by_number = |values: &'a [EnumValue]| {
                 let mut map: HashMap<i64, Vec<&'a EnumValue>> = HashMap::new();
                 for value in values {
@@ -201,19 +297,9 @@ impl<'a> Diff<'a> {
         out
     }
 
-    /// Methods matched by name within matched services.
-    pub fn method_pairs(&self) -> &[MethodPair<'a>] {
-        self.pairs.methods.get_or_init(|| self.build_method_pairs())
-    }
-
-    /// Oneofs (real and synthetic) matched by name within matched messages.
-    pub fn oneof_pairs(&self) -> &[OneofPair<'a>] {
-        self.pairs.oneofs.get_or_init(|| self.build_oneof_pairs())
-    }
-
-    fn build_oneof_pairs(&self) -> Vec<OneofPair<'a>> {
+    fn build_oneof_pairs(&self, messages: &[Pair<'a, Message>]) -> Vec<OneofPair<'a>> {
         let mut out = Vec::new();
-        for pair in self.message_pairs() {
+        for pair in messages {
             for old_oneof in &pair.old.item.oneofs {
                 let new_oneof = pair
                     .new
@@ -240,9 +326,9 @@ impl<'a> Diff<'a> {
         out
     }
 
-    fn build_method_pairs(&self) -> Vec<MethodPair<'a>> {
+    fn build_method_pairs(&self, services: &[Pair<'a, Service>]) -> Vec<MethodPair<'a>> {
         let mut out = Vec::new();
-        for pair in self.service_pairs() {
+        for pair in services {
             // By name: a map, as a linear `find` per method is quadratic on large services;
             // `or_insert` keeps the first method of a name, as `find` would.
             let mut new_by_name: HashMap<&str, &'a Method> = HashMap::new();
@@ -266,6 +352,116 @@ impl<'a> Diff<'a> {
     }
 }
 
+/// The pair lists rules judge (see [`Diff::judged`]); each has the order of the full list.
+#[derive(Clone, Copy)]
+pub struct Judged<'d, 'a> {
+    diff: &'d Diff<'a>,
+}
+
+impl<'d, 'a> Judged<'d, 'a> {
+    /// Files matched by path, unchanged ones left out.
+    pub fn file_pairs(self) -> impl Iterator<Item = (&'a File, &'a File)> + 'd {
+        let diff = self.diff;
+        diff.file_pairs()
+            .filter(move |(new, old)| diff.judges(new, old))
+    }
+
+    pub fn message_pairs(self) -> &'d [Pair<'a, Message>] {
+        self.diff.messages_in(true)
+    }
+
+    pub fn enum_pairs(self) -> &'d [Pair<'a, Enum>] {
+        self.diff.enums_in(true)
+    }
+
+    pub fn service_pairs(self) -> &'d [Pair<'a, Service>] {
+        self.diff.services_in(true)
+    }
+
+    pub fn field_pairs(self) -> &'d [FieldPair<'a>] {
+        self.diff.fields_in(true)
+    }
+
+    pub fn enum_value_pairs(self) -> &'d [EnumValuePair<'a>] {
+        self.diff.enum_values_in(true)
+    }
+
+    pub fn method_pairs(self) -> &'d [MethodPair<'a>] {
+        self.diff.methods_in(true)
+    }
+}
+
+/// Paths of the files in which no pair rule can find anything: present at both sides with
+/// the same text, and importing (directly or not) only such files, or files that neither
+/// side has.
+///
+/// Why that is enough: a file's elements are lowered from its own text and the symbols of
+/// the files it can see, which are itself, its imports and what those import publicly
+/// (`link::resolve` looks nowhere else, and resolution errors fail the build before any
+/// diff). With all of those byte-identical at both sides, every element of the file equals
+/// its counterpart, which lives at the same path (a full name is declared once per side),
+/// and so does everything it references (it lives in those files). A pair rule judges a
+/// pair and what it references, so it finds nothing there. Rules across files (packages,
+/// deleted files, added elements) and the passes still see every file: only the pair lists
+/// that rules judge leave these files out. The files are still parsed, lowered and
+/// validated on both sides.
+pub fn unchanged_files<'a>(
+    old: &'a Schema,
+    new: &'a Schema,
+) -> HashSet<&'a str, ahash::RandomState> {
+    let mut state: HashMap<&'a str, State, ahash::RandomState> = HashMap::default();
+    for path in new.files.keys() {
+        // Depth first without recursion: (file, index of the next import to look at).
+        let mut stack: Vec<(&'a str, usize)> = vec![(path.as_str(), 0)];
+        while let Some(&mut (file, ref mut next)) = stack.last_mut() {
+            if *next == 0 {
+                if state.contains_key(file) {
+                    stack.pop();
+                    continue;
+                }
+                let same_text = match (old.files.get(file), new.files.get(file)) {
+                    (Some(o), Some(n)) => o.text == n.text,
+                    _ => false,
+                };
+                if !same_text {
+                    state.insert(file, State::Changed);
+                    stack.pop();
+                    continue;
+                }
+                state.insert(file, State::Open);
+            }
+            let imports = &new.files[file].imports;
+            let Some(import) = imports.get(*next) else {
+                state.insert(file, State::Unchanged);
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            let target = import.path.as_str();
+            match (
+                old.files.contains_key(target),
+                new.files.contains_key(target),
+            ) {
+                (false, false) => continue,
+                (true, true) => {}
+                _ => {
+                    mark_changed(&mut state, &mut stack);
+                    continue;
+                }
+            }
+            match state.get(target) {
+                Some(State::Unchanged) => {}
+                Some(State::Changed | State::Open) => mark_changed(&mut state, &mut stack),
+                None => stack.push((target, 0)),
+            }
+        }
+    }
+    state
+        .into_iter()
+        .filter(|(_, s)| *s == State::Unchanged)
+        .map(|(path, _)| path)
+        .collect()
+}
 fn pair_by_key<'a, T>(
     old: &std::collections::BTreeMap<String, InFile<'a, T>>,
     new: &std::collections::BTreeMap<String, InFile<'a, T>>,
@@ -312,4 +508,24 @@ pub struct MethodPair<'a> {
 pub struct OneofPair<'a> {
     pub new: OneofIn<'a>,
     pub old: OneofIn<'a>,
+}
+
+/// Where [`unchanged_files`] stands on a file.
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Unchanged,
+    Changed,
+    /// Being decided (import cycles fail the build, so a file is never met again then).
+    Open,
+}
+
+/// The file on top of the stack imports a changed file: it is changed, and so is every file
+/// below it (each imports the one above it).
+fn mark_changed<'a>(
+    state: &mut HashMap<&'a str, State, ahash::RandomState>,
+    stack: &mut Vec<(&'a str, usize)>,
+) {
+    for (file, _) in stack.drain(..) {
+        state.insert(file, State::Changed);
+    }
 }

@@ -166,3 +166,90 @@ fn extensions_pair_by_extendee_and_number() {
         ["e2"]
     );
 }
+
+// ---- unchanged files: the pairs the rules skip -------------------------------------------
+
+fn proto(package: &str, imports: &[&str], body: &str) -> String {
+    let imports: String = imports
+        .iter()
+        .map(|i| format!("import \"{i}\";\n"))
+        .collect();
+    format!("syntax = \"proto3\";\npackage {package};\n{imports}{body}\n")
+}
+
+#[test]
+fn a_file_is_unchanged_when_it_and_everything_it_imports_are_byte_identical() {
+    let leaf = proto("p", &[], "message Leaf {}");
+    let leaf_changed = proto("p", &[], "message Leaf { int32 x = 1; }");
+    let same = proto("p", &[], "message Same {}");
+    let uses_same = proto("p", &["same.proto"], "message UsesSame { Same s = 1; }");
+    let uses_leaf = proto("p", &["leaf.proto"], "message UsesLeaf { Leaf l = 1; }");
+    // `import public` of leaf.proto: what imports `reexport.proto` sees Leaf through it.
+    let reexport = "syntax = \"proto3\";\npackage p;\nimport public \"leaf.proto\";\n";
+    let via_public = proto(
+        "p",
+        &["reexport.proto"],
+        "message ViaPublic { Leaf l = 1; }",
+    );
+    let common = [
+        ("same.proto", same.as_str()),
+        ("uses_same.proto", uses_same.as_str()),
+        ("uses_leaf.proto", uses_leaf.as_str()),
+        ("reexport.proto", reexport),
+        ("via_public.proto", via_public.as_str()),
+    ];
+    let old_files: Vec<_> = common
+        .iter()
+        .copied()
+        .chain([("leaf.proto", leaf.as_str())])
+        .collect();
+    let new_files: Vec<_> = common
+        .iter()
+        .copied()
+        .chain([("leaf.proto", leaf_changed.as_str())])
+        .collect();
+    let (old, new) = (schema(&old_files), schema(&new_files));
+    let unchanged = super::unchanged_files(&old, &new);
+    let mut unchanged: Vec<&str> = unchanged.into_iter().collect();
+    unchanged.sort();
+    // leaf.proto changed, so did every file that sees it, directly or through a public
+    // import; the well-known types nobody imports are not in the schemas at all.
+    assert_eq!(unchanged, ["same.proto", "uses_same.proto"]);
+
+    let diff = Diff::new(&old, &new);
+    let judged: Vec<&str> = diff
+        .judged()
+        .message_pairs()
+        .iter()
+        .map(|p| p.new.item.full_name.as_str())
+        .collect();
+    assert_eq!(judged, ["p.Leaf", "p.UsesLeaf", "p.ViaPublic"]);
+    assert_eq!(
+        diff.message_pairs().len(),
+        5,
+        "the full lists keep every pair"
+    );
+    let everything = Diff::judging_everything(&old, &new);
+    assert_eq!(everything.judged().message_pairs().len(), 5);
+}
+
+#[test]
+fn an_import_present_at_one_side_only_makes_its_importer_changed() {
+    let user = proto("p", &["dep.proto"], "message U {}");
+    let dep = proto("p", &[], "message D {}");
+    let old = schema(&[("user.proto", &user), ("dep.proto", &dep)]);
+    // The new side lacks dep.proto (as with a missing import allowed as a warning).
+    let new_text = proto("p", &[], "message U {}");
+    let new = schema(&[("user.proto", &new_text)]);
+    assert!(super::unchanged_files(&old, &new).is_empty());
+    // Same text, but the import exists on one side only.
+    let old = schema(&[
+        ("dep.proto", &dep),
+        ("other.proto", &proto("q", &["dep.proto"], "")),
+    ]);
+    let new = schema(&[
+        ("dep.proto", &proto("p", &[], "message D2 {}")),
+        ("other.proto", &proto("q", &["dep.proto"], "")),
+    ]);
+    assert!(!super::unchanged_files(&old, &new).contains("other.proto"));
+}

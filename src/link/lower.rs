@@ -55,15 +55,7 @@ pub(super) fn lower_file(
         services: Vec::new(),
         extensions: Vec::new(),
         features: syntax_defaults(&syntax),
-        comments: unit
-            .parsed
-            .comments
-            .iter()
-            .map(|c| Comment {
-                span: c.span,
-                text: c.text.clone(),
-            })
-            .collect(),
+        comments: unit.parsed.comments.clone(),
         line_index: Default::default(),
     };
     out.options = lower_options(ast.items.iter().filter_map(|item| match item {

@@ -65,18 +65,15 @@ pub struct File {
     pub extensions: Vec<Field>,
     /// Effective file-level features (for editions; derived from syntax otherwise).
     pub features: Features,
-    /// Comments of the file, for ignore directives: (span, text without the comment markers).
+    /// Comments of the file, for ignore directives: spans into `text` (see `Comment::body`).
     pub comments: Vec<Comment>,
     /// Line starts of `text`, built on first use: findings convert many spans of one file,
     /// and scanning from the start each time is quadratic on large files.
     pub line_index: std::sync::OnceLock<LineIndex>,
 }
 
-#[derive(Debug, Clone)]
-pub struct Comment {
-    pub span: Span,
-    pub text: String,
-}
+/// A comment of a file, as a span into its text: `Comment::body(&file.text)` reads it.
+pub type Comment = crate::syntax::token::LexComment;
 
 #[derive(Debug, Clone)]
 pub struct Import {

@@ -152,7 +152,10 @@ fn directives_of(
     let mut out = Vec::new();
     let mut elements: Option<Vec<Span>> = None;
     for comment in &file.comments {
-        let body = comment.text.trim_start_matches(['/', '*', '!']).trim();
+        let body = comment
+            .body(&file.text)
+            .trim_start_matches(['/', '*', '!'])
+            .trim();
         let Some(rest) = body.strip_prefix(PREFIX) else {
             continue;
         };

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::field::FieldSide;
 use super::reserved::Reservations;
-use crate::diff::{Ctx, EnumValuePair, Index, MethodPair, Pair};
+use crate::diff::{Ctx, EnumValuePair, Index, Judged, MethodPair, Pair};
 use crate::finding::Sink;
 use crate::model::{Enum, File, Message, Method, Oneof, Service, Span};
 
@@ -94,8 +94,10 @@ pub struct RemovedEnumValue<'c, 'a> {
 
 impl Check {
     /// Calls the handler once per element of its kind, in a fixed order (pairs sorted by key,
-    /// children in declaration order).
+    /// children in declaration order). Pairs inside unchanged files are not shown: no rule
+    /// can find anything there (see `diff::unchanged_files`).
     pub fn run(self, ctx: &Ctx, out: &mut Sink) {
+        let judged = ctx.judged();
         match self {
             Check::Schemas(check) => check(ctx, out),
             Check::RemovedFile(check) => removed_files(ctx).for_each(|old| check(old, out)),
@@ -107,13 +109,13 @@ impl Check {
                 }
             }
             Check::Files(check) => {
-                for (new, old) in ctx.file_pairs() {
+                for (new, old) in judged.file_pairs() {
                     check(FilePair { new, old }, out);
                 }
             }
-            Check::Messages(check) => ctx.message_pairs().iter().for_each(|p| check(p, out)),
+            Check::Messages(check) => judged.message_pairs().iter().for_each(|p| check(p, out)),
             Check::RemovedOneof(check) => {
-                for parents in ctx.message_pairs() {
+                for parents in judged.message_pairs() {
                     let kept = names(parents.new.item.oneofs.iter().map(|o| o.name.as_str()));
                     for old in &parents.old.item.oneofs {
                         if !kept.contains(old.name.as_str()) {
@@ -122,9 +124,9 @@ impl Check {
                     }
                 }
             }
-            Check::RemovedField(check) => removed_fields(ctx, |field| check(field, out)),
+            Check::RemovedField(check) => removed_fields(ctx, judged, |field| check(field, out)),
             Check::Fields(check) => {
-                for pair in ctx.field_pairs() {
+                for pair in judged.field_pairs() {
                     let sides = FieldSides {
                         new: FieldSide::new(pair.new, &ctx.new_index),
                         old: FieldSide::new(pair.old, &ctx.old_index),
@@ -132,12 +134,16 @@ impl Check {
                     check(&sides, out);
                 }
             }
-            Check::Enums(check) => ctx.enum_pairs().iter().for_each(|p| check(p, out)),
-            Check::RemovedEnumValue(check) => removed_enum_values(ctx, |value| check(value, out)),
-            Check::EnumValues(check) => ctx.enum_value_pairs().iter().for_each(|p| check(p, out)),
-            Check::Services(check) => ctx.service_pairs().iter().for_each(|p| check(p, out)),
+            Check::Enums(check) => judged.enum_pairs().iter().for_each(|p| check(p, out)),
+            Check::RemovedEnumValue(check) => {
+                removed_enum_values(judged, |value| check(value, out))
+            }
+            Check::EnumValues(check) => {
+                judged.enum_value_pairs().iter().for_each(|p| check(p, out))
+            }
+            Check::Services(check) => judged.service_pairs().iter().for_each(|p| check(p, out)),
             Check::RemovedRpc(check) => {
-                for parents in ctx.service_pairs() {
+                for parents in judged.service_pairs() {
                     let kept = names(parents.new.item.methods.iter().map(|m| m.name.as_str()));
                     for old in &parents.old.item.methods {
                         if !kept.contains(old.name.as_str()) {
@@ -146,7 +152,7 @@ impl Check {
                     }
                 }
             }
-            Check::Rpcs(check) => ctx.method_pairs().iter().for_each(|p| check(p, out)),
+            Check::Rpcs(check) => judged.method_pairs().iter().for_each(|p| check(p, out)),
         }
     }
 }
@@ -163,8 +169,8 @@ fn removed_files<'c, 'a>(ctx: &'c Ctx<'a>) -> impl Iterator<Item = &'a File> + '
         .map(|(_, old)| old)
 }
 
-fn removed_fields(ctx: &Ctx, mut check: impl FnMut(&RemovedField)) {
-    for messages in ctx.message_pairs() {
+fn removed_fields(ctx: &Ctx, judged: Judged, mut check: impl FnMut(&RemovedField)) {
+    for messages in judged.message_pairs() {
         let (new, old) = (messages.new.item, messages.old.item);
         let kept: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
         let new_reserved = Reservations::of_message(new);
@@ -184,8 +190,8 @@ fn removed_fields(ctx: &Ctx, mut check: impl FnMut(&RemovedField)) {
     }
 }
 
-fn removed_enum_values(ctx: &Ctx, mut check: impl FnMut(&RemovedEnumValue)) {
-    for enums in ctx.enum_pairs() {
+fn removed_enum_values(judged: Judged, mut check: impl FnMut(&RemovedEnumValue)) {
+    for enums in judged.enum_pairs() {
         let (new, old) = (enums.new.item, enums.old.item);
         let new_numbers = values_by_number(new);
         let new_reserved = Reservations::of_enum(new);

@@ -33,9 +33,21 @@ impl Token {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// A comment, as its span only: comments are most of the text of large schemas, and only
+/// ignore directives read them, so their text is not copied (see [`LexComment::body`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LexComment {
+    /// From the `//` or `/*` to the end of the line (without a `\r`) or the `*/`.
     pub span: Span,
-    /// The text without `//`, or `/*` and `*/`.
-    pub text: String,
+}
+
+impl LexComment {
+    /// The comment's text without `//`, or `/*` and `*/`, from the text of its file.
+    pub fn body<'t>(&self, file_text: &'t str) -> &'t str {
+        let whole = &file_text[self.span.start as usize..self.span.end as usize];
+        match whole.strip_prefix("/*") {
+            Some(block) => block.strip_suffix("*/").unwrap_or(block),
+            None => whole.strip_prefix("//").unwrap_or(whole),
+        }
+    }
 }
