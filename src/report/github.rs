@@ -154,29 +154,13 @@ fn more(severity: Severity, hidden: &[&Annotation]) -> String {
 /// findings, or a rename or move that has a place in the new revision), one per other
 /// finding, in the findings' order.
 fn annotations(findings: &[Finding], ctx: &Context) -> Vec<Annotation> {
-    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
-    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
-    for f in findings {
-        if let Some(key) = f.group.as_deref() {
-            members.entry(key).or_default().push(f);
-        }
-    }
-    let mut done: HashSet<&str> = HashSet::new();
-    let mut out = Vec::new();
-    for f in findings {
-        let group = f.group.as_deref().and_then(|key| groups.get(key).copied());
-        match group {
-            Some(g) if g.members > 1 || g.location.is_some() => {
-                if !done.insert(g.key.as_str()) {
-                    continue;
-                }
-                let members = members.get(g.key.as_str()).map_or(&[][..], Vec::as_slice);
-                out.push(for_group(g, members, ctx));
-            }
-            _ => out.push(for_finding(f, ctx)),
-        }
-    }
-    out
+    super::shown(findings, ctx.groups)
+        .into_iter()
+        .map(|item| match item {
+            super::Shown::Cause(g, members) => for_group(g, &members, ctx),
+            super::Shown::Alone(f, _) => for_finding(f, ctx),
+        })
+        .collect()
 }
 
 fn for_finding(f: &Finding, ctx: &Context) -> Annotation {

@@ -18,6 +18,7 @@ mod text;
 use crate::engine::{counts, direction_note, infos, severity};
 pub use crate::engine::{Sources, Stats};
 use crate::finding::{Finding, Location};
+use crate::passes::Group;
 use crate::passes::{Group, Ignored};
 use crate::rules;
 pub use crate::source::SourceText;
@@ -167,6 +168,40 @@ pub struct Primary {
     pub end_column: u32,
     /// The file is gone on the new side: `path` is where it was.
     pub deleted: bool,
+}
+
+/// One item of a report: a cause with its findings, or a finding on its own (with the cause
+/// it belongs to, when that cause is not shown as a group).
+pub(crate) enum Shown<'f> {
+    Cause(&'f Group, Vec<&'f Finding>),
+    Alone(&'f Finding, Option<&'f Group>),
+}
+
+/// The findings in order, each cause shown as a group once, at its first finding: a cause
+/// with several findings, or a rename or move that has a place in the new revision (it reads
+/// better as its cause even when only one rule fired).
+pub(crate) fn shown<'f>(findings: &'f [Finding], groups: &'f [Group]) -> Vec<Shown<'f>> {
+    let by_key: HashMap<&str, &Group> = groups.iter().map(|g| (g.key.as_str(), g)).collect();
+    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in findings {
+        if let Some(key) = f.group.as_deref() {
+            members.entry(key).or_default().push(f);
+        }
+    }
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for f in findings {
+        match f.group.as_deref().and_then(|key| by_key.get(key).copied()) {
+            Some(g) if g.members > 1 || g.location.is_some() => {
+                if done.insert(g.key.as_str()) {
+                    let of_cause = members.remove(g.key.as_str()).unwrap_or_default();
+                    out.push(Shown::Cause(g, of_cause));
+                }
+            }
+            alone => out.push(Shown::Alone(f, alone)),
+        }
+    }
+    out
 }
 
 pub fn render(format: Format, findings: &[Finding], ctx: &Context) -> String {

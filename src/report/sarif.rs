@@ -91,26 +91,13 @@ fn rule(r: &RuleMeta, ctx: &Context) -> Value {
 /// One result per cause shown as a group (several findings, or a rename or move placed in
 /// the new revision), one per other finding, in the findings' order.
 fn results(findings: &[Finding], ctx: &Context) -> Vec<Value> {
-    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
-    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
-    for f in findings {
-        if let Some(key) = f.group.as_deref() {
-            members.entry(key).or_default().push(f);
-        }
-    }
-    let mut done: HashSet<&str> = HashSet::new();
-    let mut out = Vec::new();
-    for f in findings {
-        match f.group.as_deref().and_then(|key| groups.get(key).copied()) {
-            Some(g) if g.members > 1 || g.location.is_some() => {
-                if done.insert(g.key.as_str()) {
-                    out.push(group_result(g, &members[g.key.as_str()], ctx));
-                }
-            }
-            _ => out.push(result(f, ctx)),
-        }
-    }
-    out
+    super::shown(findings, ctx.groups)
+        .into_iter()
+        .map(|item| match item {
+            super::Shown::Cause(g, members) => group_result(g, &members, ctx),
+            super::Shown::Alone(f, _) => result(f, ctx),
+        })
+        .collect()
 }
 
 /// A cause as one result: the first finding's rule, the cause's title, each finding on a

@@ -24,30 +24,14 @@ use crate::source::IndexedText;
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let handler = handler(ctx.style);
     let mut out = String::new();
-    let mut done: HashSet<&str> = HashSet::new();
-    let mut shown = 0;
-    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
-    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
-    for f in findings {
-        if let Some(key) = f.group.as_deref() {
-            members.entry(key).or_default().push(f);
+    let items = super::shown(findings, ctx.groups);
+    for item in &items {
+        match item {
+            super::Shown::Cause(g, members) => render_group(&mut out, &handler, g, members, ctx),
+            super::Shown::Alone(f, group) => render_finding(&mut out, &handler, f, *group, ctx),
         }
     }
-    for f in findings {
-        let group = f.group.as_deref().and_then(|key| groups.get(key).copied());
-        match group {
-            // A rename or move reads better as its cause even when only one rule fired.
-            Some(g) if g.members > 1 || g.location.is_some() => {
-                if !done.insert(g.key.as_str()) {
-                    continue;
-                }
-                let members = members.get(g.key.as_str()).map_or(&[][..], Vec::as_slice);
-                render_group(&mut out, &handler, g, members, ctx);
-            }
-            alone => render_finding(&mut out, &handler, f, alone, ctx),
-        }
-        shown += 1;
-    }
+    let shown = items.len();
     summary(&mut out, findings, shown, ctx);
     out
 }
