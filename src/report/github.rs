@@ -9,7 +9,6 @@
 //! explaining the most findings, then file order), and when more remain than fit, the last
 //! annotation of that severity says how many and lists them.
 
-use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::{severity, Context};

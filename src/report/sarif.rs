@@ -8,7 +8,6 @@
 //! move) are one result placed where the cause shows, as the text format groups them; its
 //! level is its most severe finding's.
 
-use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value};
 

@@ -6,7 +6,7 @@
 //! used to live. Findings sharing a root cause (see `passes::group`) render as one
 //! diagnostic naming the cause, with each rule's finding as a note. A summary ends the output.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use miette::{
