@@ -14,6 +14,7 @@
 #   INPUT_CONFIG    configuration file (default: the one at the root)
 #   INPUT_INCLUDE   include roots, one per line (each becomes -I DIR)
 #   INPUT_ALLOW_MISSING_IMPORTS  true: --allow-missing-imports
+#   INPUT_HISTORY   true: --history (the base's whole history; a shallow clone is an error)
 #   INPUT_FAIL_ON   error | warning | never (default error)
 #   INPUT_SARIF     path to write SARIF to (default: none)
 #   INPUT_SUMMARY   true: append a Markdown report to $GITHUB_STEP_SUMMARY (default true)
@@ -163,6 +164,14 @@ while IFS= read -r dir; do
 done <<< "${INPUT_INCLUDE:-}"
 if [ "${INPUT_ALLOW_MISSING_IMPORTS:-false}" = "true" ]; then
   common+=(--allow-missing-imports)
+fi
+if [ "${INPUT_HISTORY:-false}" = "true" ]; then
+  # The audit must see every commit: a shallow clone would hide old deletions (a pass that
+  # checked nothing).
+  if is_shallow; then
+    fail "\`history: true\` reads the whole git history, but this checkout is shallow: check out with actions/checkout's \`fetch-depth: 0\`."
+  fi
+  common+=(--history)
 fi
 
 # Annotations on stdout; this run's exit code decides the step's.

@@ -229,6 +229,15 @@ def closure_paths(repo, commit, dirs):
     for rev, files in sides.items():
         seeds = [p for p in files if os.path.dirname(p) in dirs]
         selected |= import_closure(repo, rev, files, seeds)
+    old, new = sides.values()
+    if not any(p in old for p in selected) or not any(p in new for p in selected):
+        # A directory added (or removed) whose imports are all dependencies leaves one side
+        # with no file of the layout, which buf refuses ("had no .proto files"). An
+        # unchanged file and its imports, the same on both sides, keep both builds non-empty
+        # without adding a finding.
+        anchor = next((p for p in sorted(old) if new.get(p) == old[p]), None)
+        if anchor:
+            selected |= import_closure(repo, f"{commit}^", old, [anchor])
     return selected
 
 
@@ -337,7 +346,7 @@ def buf_env():
 def run_buf(repo, work):
     new_root = os.path.join(work, "new", repo.root)
     against = os.path.relpath(os.path.join(work, "old", repo.root), new_root)
-    run, wall, cpu = timed(["nice", "-n", "15", BUF, "breaking", ".", "--against", against,
+    run, wall, cpu = timed(["nice", "-n", "19", BUF, "breaking", ".", "--against", against,
                             "--exclude-imports", "--error-format", "json"], new_root, buf_env())
     found = []
     for line in run.stdout.splitlines():
@@ -357,6 +366,25 @@ def run_buf(repo, work):
     return failed, findings, reason, wall, cpu
 
 
+def protocompat_rule_categories():
+    """{rule id: set of categories}, from `protocompat rules`."""
+    run = subprocess.run([PROTOCOMPAT, "rules", "--all"], capture_output=True, text=True,
+                         check=True)
+    table = {}
+    for line in run.stdout.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 2:
+            table[parts[0]] = set(parts[1].split(","))
+    return table
+
+
+def compared_rule(rule, use, categories):
+    """Whether buf can report `rule` under `use`: protocompat's own categories (HAZARD, on
+    in every configuration) are left out of the comparison and counted apart."""
+    cats = categories.get(rule)
+    return cats is None or rule in use or bool(cats & set(use))
+
+
 def run_protocompat(repo, commit, work, dirs):
     config = os.path.join(work, "protocompat.yaml")
     with open(config, "w") as f:
@@ -368,17 +396,20 @@ def run_protocompat(repo, commit, work, dirs):
     paths = []
     for d in dirs or []:
         paths += ["--path", os.path.relpath(d or ".", repo.root or ".")]
-    run, wall, cpu = timed(["nice", "-n", "10", PROTOCOMPAT, "check", repo.root or ".",
+    run, wall, cpu = timed(["nice", "-n", "19", PROTOCOMPAT, "check", repo.root or ".",
                             "--git-dir", os.path.abspath(repo.git_dir), "--rev", commit,
                             "--against", f"{commit}^", "--config", config, *includes, *paths,
                             "--format", "json"], cwd)
     if "panicked" in run.stderr or run.returncode not in (0, 1, 2):
-        return True, Counter(), "PANIC " + run.stderr.strip(), wall, cpu
+        return True, (Counter(), Counter()), "PANIC " + run.stderr.strip(), wall, cpu
     if run.returncode == 2:
-        return True, Counter(), run.stderr.strip(), wall, cpu
+        return True, (Counter(), Counter()), run.stderr.strip(), wall, cpu
     found = json.loads(run.stdout)["findings"]
-    findings = Counter(key(f.get("path") or "", f, "rule") for f in found)
-    return False, findings, "", wall, cpu
+    categories = RULE_CATEGORIES or protocompat_rule_categories()
+    findings = Counter(key(f.get("path") or "", f, "rule") for f in found
+                       if compared_rule(f["rule"], repo.use, categories))
+    own = Counter(f["rule"] for f in found if not compared_rule(f["rule"], repo.use, categories))
+    return False, (findings, own), "", wall, cpu
 
 
 # ---------------------------------------------------------------- refusal reasons
@@ -425,7 +456,11 @@ def reasons(lines):
 
 # ---------------------------------------------------------------- one repository
 
+RULE_CATEGORIES = {}
+
+
 def replay(repo, limit, verbose, record=None):
+    RULE_CATEGORIES.update(protocompat_rule_categories())
     commits = commits_to_replay(repo, limit)
     stats = {"name": repo.name, "git_dir": repo.git_dir,
              "head": git(repo.git_dir, "rev-parse", "HEAD").strip(),
@@ -433,6 +468,9 @@ def replay(repo, limit, verbose, record=None):
                         "includes": repo.includes, "closure": repo.closure, "use": repo.use},
              "note": repo.note, "tools": tool_versions(), "commits_selected": len(commits),
              "compared": 0, "skipped": 0, "buf_findings": 0, "protocompat_findings": 0,
+             # Findings of protocompat's own rules (HAZARD), which buf does not have: not
+             # compared, counted by rule.
+             "protocompat_own_findings": {},
              "identical_findings": 0, "missing": 0, "extra": 0, "commits_identical": 0,
              "commits_with_other_findings": 0,
              "time": {"buf_wall": 0.0, "buf_cpu": 0.0, "protocompat_wall": 0.0,
@@ -449,6 +487,8 @@ def replay(repo, limit, verbose, record=None):
             # (buf refuses a module without .proto files; protocompat reports every file as
             # new, README "Differences from buf").
             stats["skipped"] += 1
+            if record:
+                record(finished(stats, complete=False))
             continue
         work = tempfile.mkdtemp(prefix="history-")
         try:
@@ -457,7 +497,7 @@ def replay(repo, limit, verbose, record=None):
             prepare_side(repo, commit, os.path.join(work, "new"), only)
             prepare_side(repo, f"{commit}^", os.path.join(work, "old"), only)
             buf_failed, expected, buf_err, bw, bc = run_buf(repo, work)
-            our_failed, got, our_err, ow, oc = run_protocompat(repo, commit, work, dirs)
+            our_failed, (got, own), our_err, ow, oc = run_protocompat(repo, commit, work, dirs)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         stats["compared"] += 1
@@ -478,9 +518,14 @@ def replay(repo, limit, verbose, record=None):
             if verdict != "both refused":
                 print(f"{repo.name} {short}: {verdict}: buf {(entry['buf'] or [''])[0]} / "
                       f"protocompat {(entry['protocompat'] or [''])[0]}", flush=True)
+            if record:
+                record(finished(stats, complete=False))
             continue
         stats["buf_findings"] += sum(expected.values())
         stats["protocompat_findings"] += sum(got.values())
+        for rule, n in own.items():
+            own_total = stats["protocompat_own_findings"]
+            own_total[rule] = own_total.get(rule, 0) + n
         stats["identical_findings"] += sum((expected & got).values())
         missing, extra = sorted((expected - got).elements()), sorted((got - expected).elements())
         stats["missing"] += len(missing)
@@ -574,6 +619,12 @@ def reasons_text(counts):
     return ", ".join(f"{n} {r}" for r, n in sorted(counts.items(), key=lambda x: -x[1])) or "–"
 
 
+def own_text(s):
+    if "protocompat_own_findings" not in s:
+        return "not counted"  # recorded before protocompat had HAZARD rules
+    return f"{sum(s['protocompat_own_findings'].values()):,}"
+
+
 def summarize(out_dir):
     rows = []
     for name in sorted(os.listdir(out_dir)):
@@ -582,7 +633,8 @@ def summarize(out_dir):
                 rows.append(tally(json.load(f)))
     lines = ["| repository | commits | findings (buf / protocompat) | identical | missing | extra "
              "| refused by both, by reason | refused by one side, or for different reasons "
-             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 11]
+             "| HAZARD findings (not compared) "
+             "| buf wall / CPU | protocompat wall / CPU | protocompat at |", "|" + "---|" * 12]
     for s in rows:
         t = s["time"]
         both = Counter(shared_reason(e) for e in s["refused"]
@@ -594,6 +646,7 @@ def summarize(out_dir):
             f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "
             f"| {reasons_text(both)} | {reasons_text(other)} "
+            f"| {own_text(s)} "
             f"| {t['buf_wall']:.0f} s / {t['buf_cpu']:.0f} s "
             f"| {t['protocompat_wall']:.0f} s / {t['protocompat_cpu']:.0f} s "
             f"| {s['tools'].get('protocompat_commit') or '?'} |")
@@ -644,6 +697,14 @@ def main():
                  if not args.repo or name in args.repo]
     bad = 0
     for repo in repos:
+        if not os.path.isdir(repo.git_dir):
+            print(f"{repo.name}: no git directory at {repo.git_dir}: skipped", flush=True)
+            continue
+        missing_deps = [d for d in repo.includes if not os.path.isdir(d)]
+        if missing_deps:
+            print(f"{repo.name}: dependency directory {', '.join(missing_deps)} missing "
+                  f"(scripts/assemble_deps.py builds it): skipped", flush=True)
+            continue
         record = None
         if not args.no_record and not args.git_dir:
             os.makedirs(args.out, exist_ok=True)

@@ -9,9 +9,8 @@ use miette::{miette, Report};
 
 use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
-use crate::engine::{self, Collected, Naming, PathFilter, Sources, Stats};
+use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
-use crate::model::Schema;
 use crate::passes::{Group, Ignored};
 pub use crate::source::NewSide;
 use crate::source::{self, is_within, normalize, Request, Snapshot, SourceText};
@@ -78,9 +77,10 @@ pub struct Outcome {
     /// Both sides' texts and labels, for the text format's snippets.
     pub sources: Sources,
     pub stats: Stats,
-    /// Both sides' schemas of every module, kept as long as the outcome: a process that
-    /// exits after rendering can `std::mem::forget` the outcome instead of freeing them.
-    pub schemas: Vec<Schema>,
+    /// Both sides' builds of every module (for `review`, which lists every change), kept as
+    /// long as the outcome: a process that exits after rendering can `std::mem::forget` the
+    /// outcome instead of freeing them.
+    pub modules: Vec<Compared>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -115,7 +115,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     };
     let mut files_checked = 0;
     let mut compared = Vec::new();
-    let mut schemas = Vec::new();
+    let mut modules = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -133,7 +133,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         sources.new.extend(result.new_texts);
         files_checked += result.files_checked;
         compared.extend(result.compared);
-        schemas.extend(result.schemas);
+        modules.push(result.compared_builds);
     }
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -150,7 +150,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             files_checked,
             elapsed: started.elapsed(),
         },
-        schemas,
+        modules,
     })
 }
 
@@ -268,6 +268,23 @@ fn check_module(
         relabel(&mut g.location, &new_files.external);
         relabel(&mut g.previous, &old_files.external);
     }
+    if !new.root.positions() {
+        for f in &mut findings {
+            at_file_start(&mut f.location);
+        }
+        for g in &mut groups {
+            at_file_start(&mut g.location);
+        }
+    }
+    if !old.root.positions() {
+        for f in &mut findings {
+            at_file_start(&mut f.previous);
+            f.focus = None;
+        }
+        for g in &mut groups {
+            at_file_start(&mut g.previous);
+        }
+    }
     Ok(ModuleResult {
         findings,
         ignored: silenced,
@@ -281,7 +298,12 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
-        schemas: [old_build.schema, new_build.schema],
+        compared_builds: Compared {
+            old: old_build,
+            new: new_build,
+            old_external: old_files.external,
+            new_external: new_files.external,
+        },
     })
 }
 
@@ -295,8 +317,7 @@ struct ModuleResult {
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
-    /// (old, new)
-    schemas: [Schema; 2],
+    compared_builds: Compared,
 }
 
 /// Each compared file's text, keyed by the path findings report.
@@ -333,6 +354,19 @@ fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Erro
 /// A schema path as a path relative to ROOT.
 fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str {
     external.get(path).map_or(path, String::as_str)
+}
+
+/// A location in a reconstructed text (an image's) is not the user's: only its file is kept.
+fn at_file_start(loc: &mut Option<Location>) {
+    if let Some(loc) = loc {
+        loc.span = None;
+        (
+            loc.start_line,
+            loc.start_column,
+            loc.end_line,
+            loc.end_column,
+        ) = (1, 1, 1, 1);
+    }
 }
 
 fn relabel(loc: &mut Option<Location>, external: &HashMap<String, String>) {

@@ -38,6 +38,25 @@ impl Location {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Advice: never fails a run, not even with `--fail-on warning`.
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
 /// A text edit for `--fix`: replace `span` of `path` with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
@@ -66,6 +85,9 @@ pub struct Finding {
     pub focus: Option<Span>,
     /// Who breaks: the rule's direction, or the handler's finer judgement of this change.
     pub direction: Direction,
+    /// This finding's own severity when it differs from its rule's (a history finding whose
+    /// element was gone in between is a warning); None: the rule's.
+    pub severity: Option<Severity>,
 }
 
 impl Finding {
@@ -117,6 +139,7 @@ impl<'a> Sink<'a> {
             group: None,
             focus: None,
             direction: self.direction,
+            severity: None,
         });
         self.out.last_mut().expect("just pushed")
     }

@@ -23,6 +23,7 @@ pub mod model;
 pub mod parse;
 pub mod passes;
 pub mod report;
+pub mod review;
 pub mod rules;
 pub mod source;
 pub mod syntax;

@@ -22,6 +22,14 @@ enum Command {
     #[command(after_help = cli::examples::CHECK)]
     // Boxed: the check's many options would make every other command as large.
     Check(Box<cli::check::CheckArgs>),
+    /// List every change against a revision or directory, breaking or not, each classed
+    /// major/minor/patch, with the SemVer verdict and a conventional-commit type.
+    #[command(after_help = cli::examples::REVIEW)]
+    Review(Box<cli::review::ReviewArgs>),
+    /// `buf breaking`'s command line: `breaking INPUT --against INPUT`, buf's flags, buf's
+    /// exact `--error-format` outputs and exit code 100 on breaking changes.
+    #[command(after_help = cli::examples::BREAKING)]
+    Breaking(Box<cli::breaking::BreakingArgs>),
     /// Audit the git history: numbers and names reused after a deletion, deletions never
     /// reserved, reservations dropped (the HISTORY rules).
     Audit(Box<cli::audit::AuditArgs>),
@@ -64,6 +72,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cli::check::run(*args),
+        Command::Review(args) => cli::review::run(*args),
+        Command::Breaking(args) => cli::breaking::run(*args),
         Command::Audit(args) => cli::audit::run_audit(*args),
         Command::Log(args) => cli::audit::run_log(*args),
         Command::Rules(args) => cli::rules::run(args),

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["config"],
     &["passes"],
     &["engine"],
-    &["history"],
+    &["history", "review"],
     &["report"],
     &["check"],
 ];

@@ -38,10 +38,15 @@ pub struct HistoryArgs {
     /// The git directory to read (e.g. a bare repository).
     #[arg(long, value_name = "DIR")]
     pub git_dir: Option<PathBuf>,
-    /// Accepted for symmetry with `check`; the audit reads each file on its own, so imports
-    /// are not needed.
+    /// An include root for imports, as in `check`: it must exist (at REV or on disk); the
+    /// audit reads each file on its own, so types from imports are compared as written.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// A configuration file (protocompat .toml or buf .yaml) instead of the one at ROOT at
+    /// REV: its modules' roots and excludes choose the files, `except` turns history rules
+    /// off, `ignore` and `ignore_only` drop findings.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Only audit files under this path (relative to ROOT). Repeatable.
     #[arg(long, value_name = "PATH")]
     pub path: Vec<String>,
@@ -69,9 +74,12 @@ impl HistoryArgs {
             all_parents: self.all_parents,
             paths: self.path.clone(),
             exclude_paths: self.exclude_path.clone(),
+            includes: self.include.clone(),
+            config: self.config.clone(),
             strict: self.strict,
             allow_shallow: self.allow_shallow,
             cache: !self.no_cache,
+            progress: false,
         }
     }
 }
@@ -80,12 +88,27 @@ impl HistoryArgs {
 pub struct AuditArgs {
     #[command(flatten)]
     pub history: HistoryArgs,
+    /// More ROOTs, each possibly in another git repository: each is audited, and copies of a
+    /// message in several of them must agree on their field numbers (FIELD_NUMBER_CONFLICT).
+    #[arg(value_name = "ROOT")]
+    pub more_roots: Vec<PathBuf>,
+    /// With several ROOTs: compare every name and type a field number ever had in each
+    /// ROOT's history, not only those at the audited revisions.
+    #[arg(long)]
+    pub all: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     pub fail_on: FailOnArg,
+    /// Write the missing `reserved` numbers and names (every one deleted and not reserved)
+    /// into the working tree, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: print the unified diff of the fixes and change nothing.
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
     #[command(flatten)]
     pub display: DisplayArgs,
 }
@@ -118,34 +141,235 @@ fn build(opts: &AuditOptions) -> Result<History, ExitCode> {
     }
 }
 
+/// One audited ROOT: its history and how its paths are shown.
+struct Audited {
+    history: History,
+    root: PathBuf,
+    /// ROOT as given, with a trailing `/` (empty for `.`).
+    prefix: String,
+}
+
+/// A finding with the ROOTs its sides come from: `home` holds `at` and `current`, `other`
+/// holds `previous` (the same ROOT except for FIELD_NUMBER_CONFLICT).
+struct Item {
+    f: HistoryFinding,
+    home: usize,
+    other: usize,
+}
+
+/// The audited ROOTs, as the renderers need them.
+struct View<'a> {
+    roots: &'a [Audited],
+    rev: &'a str,
+}
+
+impl View<'_> {
+    fn multi(&self) -> bool {
+        self.roots.len() > 1
+    }
+    /// A path as findings show it: relative to ROOT with one ROOT, else with ROOT in front.
+    fn shown(&self, root: usize, path: &str) -> String {
+        if self.multi() {
+            format!("{}{path}", self.roots[root].prefix)
+        } else {
+            path.to_string()
+        }
+    }
+    /// The prefix the renderers put before paths (already in them with several ROOTs).
+    fn prefix(&self) -> &str {
+        if self.multi() {
+            ""
+        } else {
+            &self.roots[0].prefix
+        }
+    }
+    fn history(&self, root: usize) -> &History {
+        &self.roots[root].history
+    }
+    fn label(&self, root: usize) -> String {
+        self.roots[root].root.display().to_string()
+    }
+}
+
 pub fn run_audit(args: AuditArgs) -> ExitCode {
-    let history = match build(&args.history.options()) {
-        Ok(h) => h,
-        Err(code) => return code,
+    if args.fix {
+        if let Err(code) = refuse_fix_unless_on_disk(&args.history) {
+            return code;
+        }
+    }
+    let mut options = args.history.options();
+    // People watch the text report; the machine formats never get a bar.
+    options.progress = Format::from(args.format) == Format::Text;
+    let mut roots = Vec::new();
+    for root in std::iter::once(&args.history.root).chain(&args.more_roots) {
+        let mut opts = options.clone();
+        opts.root = root.clone();
+        match build(&opts) {
+            Ok(history) => roots.push(Audited {
+                history,
+                root: root.clone(),
+                prefix: report::path_prefix(root),
+            }),
+            Err(code) => return code,
+        }
+    }
+    let mut items = Vec::new();
+    for (i, audited) in roots.iter().enumerate() {
+        let mut found = audited.history.findings();
+        if args.fix {
+            match fix_working_tree(&args, &audited.root, &found) {
+                Err(code) => return code,
+                Ok(None) => {}
+                Ok(Some(resolved)) => {
+                    let mut resolved = resolved.into_iter();
+                    found.retain(|_| !resolved.next().unwrap_or(false));
+                }
+            }
+        }
+        items.extend(found.into_iter().map(|f| Item {
+            f,
+            home: i,
+            other: i,
+        }));
+    }
+    if args.dry_run {
+        let found: Vec<&HistoryFinding> = items.iter().map(|i| &i.f).collect();
+        return exit_code(&found, FailOn::from(args.fail_on));
+    }
+    items.extend(conflicts(&roots, args.all));
+    let repos: Vec<Repository> = roots
+        .iter()
+        .filter_map(|a| Repository::open(&a.history.git_dir).ok())
+        .collect();
+    let view = View {
+        roots: &roots,
+        rev: &args.history.rev,
     };
-    let found = history.findings();
-    let Ok(repo) = Repository::open(&history.git_dir) else {
-        eprintln!("error: cannot reopen {}", history.git_dir.display());
-        return ExitCode::from(2);
-    };
-    let prefix = report::path_prefix(&args.history.root);
-    let mut texts = Texts::new(&repo, &history);
-    let findings: Vec<Finding> = found.iter().map(|f| finding(f, &mut texts)).collect();
+    let mut texts = Texts::new(&repos);
+    let findings: Vec<Finding> = items
+        .iter()
+        .map(|i| finding(i, &view, &mut texts))
+        .collect();
+    let prefix = view.prefix();
     let out = match Format::from(args.format) {
-        Format::Text => text(&found, &findings, &history, &mut texts, &args, &prefix),
-        Format::Json => json_doc(&found, &findings, &history, &prefix),
+        Format::Text => text(&items, &findings, &view, &mut texts, &args.display),
+        Format::Json => json_doc(&items, &findings, &view),
         format => {
             let mut ctx = report::Context::new("v2");
-            ctx.new_prefix = &prefix;
-            ctx.old_prefix = &prefix;
+            ctx.new_prefix = prefix;
+            ctx.old_prefix = prefix;
             report::render(format, &findings, &ctx)
         }
     };
     print(&out);
+    let found: Vec<&HistoryFinding> = items.iter().map(|i| &i.f).collect();
     exit_code(&found, FailOn::from(args.fail_on))
 }
 
-fn exit_code(found: &[HistoryFinding], fail_on: FailOn) -> ExitCode {
+/// FIELD_NUMBER_CONFLICT between the ROOTs (none with one ROOT), as the home ROOT's
+/// configuration selects and ignores them.
+fn conflicts(roots: &[Audited], all: bool) -> Vec<Item> {
+    if roots.len() < 2 {
+        return Vec::new();
+    }
+    let labels: Vec<String> = roots.iter().map(|a| a.root.display().to_string()).collect();
+    let pairs: Vec<(&str, &History)> = labels
+        .iter()
+        .zip(roots)
+        .map(|(l, a)| (l.as_str(), &a.history))
+        .collect();
+    history::conflict::find(&pairs, all)
+        .into_iter()
+        .filter(|c| {
+            roots[c.home]
+                .history
+                .config
+                .reports(c.finding.rule, &c.finding.at.path)
+        })
+        .map(|c| Item {
+            f: c.finding,
+            home: c.home,
+            other: c.other,
+        })
+        .collect()
+}
+
+/// `--fix` edits the files on disk, whose history is HEAD's: another `--rev` or a bare
+/// repository has nothing to edit (as `check --fix` refuses `--rev` and `--staged`).
+fn refuse_fix_unless_on_disk(args: &HistoryArgs) -> Result<(), ExitCode> {
+    let why = if args.rev != "HEAD" {
+        Some(format!(
+            "the audited revision is `{}` (--rev); drop --rev to fix the working tree, \
+             whose history is HEAD's",
+            args.rev
+        ))
+    } else {
+        let bare = args
+            .git_dir
+            .as_ref()
+            .is_some_and(|d| Repository::open(d).is_ok_and(|r| r.is_bare()));
+        bare.then(|| "the repository given by --git-dir is bare (it has no working tree)".into())
+    };
+    match why {
+        Some(why) => {
+            eprintln!("error: --fix edits the files on disk, but {why}");
+            Err(ExitCode::from(2))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Plans the reservations and writes them (or prints their diff with --dry-run: `None`,
+/// the audit stops there). `Some`: per finding, whether the working tree now reserves it.
+fn fix_working_tree(
+    args: &AuditArgs,
+    root: &std::path::Path,
+    found: &[HistoryFinding],
+) -> Result<Option<Vec<bool>>, ExitCode> {
+    let h = &args.history;
+    let plan =
+        history::fix::plan(root, &h.include, (&h.path, &h.exclude_path), found).map_err(|e| {
+            eprintln!("{e:?}");
+            ExitCode::from(2)
+        })?;
+    for element in &plan.gone {
+        eprintln!(
+            "note: --fix: {element} is not in the working tree any more; nothing to reserve it in"
+        );
+    }
+    let files = plan.fixes.len();
+    let newly = |n: usize| format!("{n} file{}", plural(n));
+    if args.dry_run {
+        print(&protocompat::passes::fix::unified_diff(root, &plan.fixes));
+        eprintln!(
+            "audit --fix --dry-run: would write reservations into {}; nothing was changed.",
+            newly(files)
+        );
+        return Ok(None);
+    }
+    protocompat::passes::fix::write_files(root, &plan.fixes).map_err(|e| {
+        eprintln!("{e:?}");
+        ExitCode::from(2)
+    })?;
+    let prefix = report::path_prefix(root);
+    for fix in &plan.fixes {
+        eprintln!(
+            "fixed: {prefix}{}: reserved the deleted numbers and names",
+            fix.path
+        );
+    }
+    if files == 0 {
+        eprintln!("audit --fix: nothing to reserve.");
+    } else {
+        eprintln!(
+            "audit --fix: wrote reservations into {}; commit them to settle the history.",
+            newly(files)
+        );
+    }
+    Ok(Some(plan.resolved))
+}
+
+fn exit_code(found: &[&HistoryFinding], fail_on: FailOn) -> ExitCode {
     let errors = found
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -162,29 +386,33 @@ fn exit_code(found: &[HistoryFinding], fail_on: FailOn) -> ExitCode {
     }
 }
 
-/// Blob texts, read once each.
+/// Blob texts, read once each, from whichever audited repository has the blob (a blob id
+/// names the same bytes in every repository).
 struct Texts<'r> {
-    repo: &'r Repository,
-    history: &'r History,
+    repos: &'r [Repository],
     blobs: HashMap<git2::Oid, Option<String>>,
 }
 
 impl<'r> Texts<'r> {
-    fn new(repo: &'r Repository, history: &'r History) -> Self {
+    fn new(repos: &'r [Repository]) -> Self {
         Texts {
-            repo,
-            history,
+            repos,
             blobs: HashMap::new(),
         }
     }
     fn get(&mut self, oid: git2::Oid) -> Option<&str> {
-        let (repo, history) = (self.repo, self.history);
+        let repos = self.repos;
         self.blobs
             .entry(oid)
-            .or_insert_with(|| history.blob_text(repo, oid))
+            .or_insert_with(|| {
+                repos.iter().find_map(|repo| {
+                    let blob = repo.find_blob(oid).ok()?;
+                    String::from_utf8(blob.content().to_vec()).ok()
+                })
+            })
             .as_deref()
     }
-    fn location(&mut self, at: &Occurrence) -> Location {
+    fn location(&mut self, at: &Occurrence, path: String) -> Location {
         let span = protocompat::model::Span::from(at.span);
         let (start_line, start_column, end_line, end_column) = match self.get(at.blob) {
             Some(text) => {
@@ -195,7 +423,7 @@ impl<'r> Texts<'r> {
             None => (1, 1, 1, 1),
         };
         Location {
-            path: at.path.to_string(),
+            path,
             span: Some(span),
             start_line,
             start_column,
@@ -205,11 +433,15 @@ impl<'r> Texts<'r> {
     }
 }
 
-fn finding(f: &HistoryFinding, texts: &mut Texts) -> Finding {
+fn finding(item: &Item, view: &View, texts: &mut Texts) -> Finding {
+    let f = &item.f;
     Finding {
         rule: f.rule,
-        location: Some(texts.location(&f.at)),
-        previous: f.previous.as_ref().map(|p| texts.location(&p.at)),
+        location: Some(texts.location(&f.at, view.shown(item.home, &f.at.path))),
+        previous: f
+            .previous
+            .as_ref()
+            .map(|p| texts.location(&p.at, view.shown(item.other, &p.at.path))),
         message: f.message.clone(),
         help: Some(f.help.clone()),
         edits: Default::default(),
@@ -217,86 +449,106 @@ fn finding(f: &HistoryFinding, texts: &mut Texts) -> Finding {
         focus: None,
         direction: protocompat::rules::find(f.rule)
             .map_or(protocompat::rules::Direction::Both, |r| r.direction),
+        severity: Some(f.severity),
     }
 }
 
 /// Each finding rendered by the text format with its own two revisions (the old snippet
 /// labelled `<short sha> (<date>)`), then one summary.
 fn text(
-    found: &[HistoryFinding],
+    items: &[Item],
     findings: &[Finding],
-    history: &History,
+    view: &View,
     texts: &mut Texts,
-    args: &AuditArgs,
-    prefix: &str,
+    display: &DisplayArgs,
 ) -> String {
     let mut out = String::new();
-    for (h, f) in found.iter().zip(findings) {
-        let old = h.previous.as_ref().map(|p| &p.at);
+    for (item, f) in items.iter().zip(findings) {
+        let h = &item.f;
+        let old = h.previous.as_ref();
         let mut sources = Sources {
-            old_label: old.map_or(String::new(), |o| {
-                history::rules::cite(history.commit(o.commit))
-            }),
-            new_label: new_label(h, history, &args.history.rev),
+            old_label: old.map_or(String::new(), |o| old_label(item, o, view)),
+            new_label: new_label(h, view.history(item.home), view.rev),
             old: HashMap::new(),
             new: HashMap::new(),
             old_is_dir: false,
         };
-        if let Some(o) = old {
-            if let Some(t) = texts.get(o.blob) {
+        if let (Some(o), Some(loc)) = (old, &f.previous) {
+            if let Some(t) = texts.get(o.at.blob) {
                 sources
                     .old
-                    .insert(o.path.to_string(), SourceText::new(t.into()));
+                    .insert(loc.path.clone(), SourceText::new(t.into()));
             }
         }
-        if let Some(t) = texts.get(h.at.blob) {
+        if let (Some(t), Some(loc)) = (texts.get(h.at.blob), &f.location) {
             sources
                 .new
-                .insert(h.at.path.to_string(), SourceText::new(t.into()));
+                .insert(loc.path.clone(), SourceText::new(t.into()));
         }
         let mut ctx = report::Context::new("v2");
         ctx.sources = Some(&sources);
-        ctx.style = args.display.style();
-        ctx.new_prefix = prefix;
-        ctx.old_prefix = prefix;
+        ctx.style = display.style();
+        ctx.new_prefix = view.prefix();
+        ctx.old_prefix = view.prefix();
         let rendered = report::render(Format::Text, std::slice::from_ref(f), &ctx);
         out.push_str(without_summary(&rendered));
-        out.push_str(&commits_note(h, history));
-        if h.severity == Severity::Warning && protocompat::engine::severity(f) == Severity::Error {
+        out.push_str(&commits_note(item, view));
+        if h.severity == Severity::Warning
+            && protocompat::rules::find(f.rule).map(|r| r.severity) == Some(Severity::Error)
+        {
             out.push_str("  (reported as a warning: the element was gone in between)\n\n");
         }
     }
-    out.push_str(&summary(found, history));
+    out.push_str(&summary(items, view));
     out
 }
 
-/// The commits a finding cites, with author and subject.
-fn commits_note(h: &HistoryFinding, history: &History) -> String {
-    let line = |what: &str, c: u32| {
-        let info = history.commit(c);
+/// The old snippet's revision: its commit; for a conflict, the other ROOT's revision while
+/// the use is live there.
+fn old_label(item: &Item, old: &Side, view: &View) -> String {
+    let history = view.history(item.other);
+    if item.home != item.other && old.deleted_in.is_none() {
+        return view.rev.to_string();
+    }
+    history::rules::cite(history.commit(old.at.commit))
+}
+
+/// The commits a finding cites, with author and subject (and the ROOT, with several).
+fn commits_note(item: &Item, view: &View) -> String {
+    let h = &item.f;
+    let line = |what: &str, root: usize, c: u32| {
+        let info = view.history(root).commit(c);
+        let place = if view.multi() {
+            format!(" in {}", view.label(root))
+        } else {
+            String::new()
+        };
         format!(
-            "  {what:>8} {} by {}: {}\n",
+            "  {what:>8}{place} {} by {}: {}\n",
             history::rules::cite(info),
             info.author,
             info.subject
         )
     };
+    let conflict = item.home != item.other;
     let mut out = String::new();
     if let Some(p) = &h.previous {
-        out.push_str(&line("added", p.added_in));
+        out.push_str(&line("added", item.other, p.added_in));
         if let Some(d) = p.deleted_in {
-            out.push_str(&line(
-                if h.rule == "RESERVED_DROPPED" {
-                    "dropped"
-                } else {
-                    "deleted"
-                },
-                d,
-            ));
+            let what = if h.rule == "RESERVED_DROPPED" {
+                "dropped"
+            } else {
+                "deleted"
+            };
+            out.push_str(&line(what, item.other, d));
         }
     }
     if let Some(c) = &h.current {
-        out.push_str(&line("reused", c.added_in));
+        let what = if conflict { "added" } else { "reused" };
+        out.push_str(&line(what, item.home, c.added_in));
+        if let (true, Some(d)) = (conflict, c.deleted_in) {
+            out.push_str(&line("deleted", item.home, d));
+        }
     }
     out.push('\n');
     out
@@ -323,36 +575,51 @@ fn without_summary(rendered: &str) -> &str {
     }
 }
 
-fn summary(found: &[HistoryFinding], history: &History) -> String {
-    let errors = found
+fn summary(items: &[Item], view: &View) -> String {
+    let errors = items
         .iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|i| i.f.severity == Severity::Error)
         .count();
-    let warnings = found.len() - errors;
-    let s = history.stats;
+    let warnings = items.len() - errors;
     let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
-    for f in found {
-        *by_rule.entry(f.rule).or_default() += 1;
+    for i in items {
+        *by_rule.entry(i.f.rule).or_default() += 1;
     }
     let mut out = format!(
-        "{} finding{} ({errors} error{}, {warnings} warning{}) in the history of {} commit{} \
-         ({} changed the schema; {} element{}); {} blob{} parsed, {} from the cache, {} \
-         unreadable; {:.2} s.\n",
-        found.len(),
-        plural(found.len()),
+        "{} finding{} ({errors} error{}, {warnings} warning{}) ",
+        items.len(),
+        plural(items.len()),
         plural(errors),
         plural(warnings),
-        s.commits_walked,
-        plural(s.commits_walked),
-        s.commits_changed,
-        history.ledger.elements.len(),
-        plural(history.ledger.elements.len()),
-        s.blobs_parsed,
-        plural(s.blobs_parsed),
-        s.blobs_cached,
-        history.unreadable.len(),
-        s.elapsed.as_secs_f64(),
     );
+    let walk = |a: &Audited| {
+        let (h, s) = (&a.history, a.history.stats);
+        format!(
+            "{} commit{} ({} changed the schema; {} element{}); {} blob{} parsed, {} from the \
+             cache, {} unreadable; {:.2} s",
+            s.commits_walked,
+            plural(s.commits_walked),
+            s.commits_changed,
+            h.ledger.elements.len(),
+            plural(h.ledger.elements.len()),
+            s.blobs_parsed,
+            plural(s.blobs_parsed),
+            s.blobs_cached,
+            h.unreadable.len(),
+            s.elapsed.as_secs_f64(),
+        )
+    };
+    if let [only] = view.roots {
+        out.push_str(&format!("in the history of {}.\n", walk(only)));
+    } else {
+        out.push_str(&format!(
+            "in the histories of {} roots:\n",
+            view.roots.len()
+        ));
+        for a in view.roots {
+            out.push_str(&format!("  {}: {}.\n", a.root.display(), walk(a)));
+        }
+    }
     if !by_rule.is_empty() {
         let list: Vec<String> = by_rule.iter().map(|(r, n)| format!("{r} {n}")).collect();
         out.push_str(&format!("By rule: {}.\n", list.join(", ")));
@@ -370,33 +637,31 @@ fn plural(n: usize) -> &'static str {
 
 /// The JSON document of `check` with each finding's history: `element`, `number` or `name`,
 /// `previous` and `current` with their commits; severities and the summary as the audit
-/// judged them.
-fn json_doc(
-    found: &[HistoryFinding],
-    findings: &[Finding],
-    history: &History,
-    prefix: &str,
-) -> String {
+/// judged them. With several ROOTs each finding (and its `previous`) names its `root`, and
+/// paths start with it.
+fn json_doc(items: &[Item], findings: &[Finding], view: &View) -> String {
     let mut ctx = report::Context::new("v2");
-    ctx.new_prefix = prefix;
-    ctx.old_prefix = prefix;
+    ctx.new_prefix = view.prefix();
+    ctx.old_prefix = view.prefix();
     let rendered = report::render(Format::Json, findings, &ctx);
     let Ok(mut doc) = serde_json::from_str::<Value>(&rendered) else {
         return rendered;
     };
     if let Some(list) = doc["findings"].as_array_mut() {
-        for (value, f) in list.iter_mut().zip(found) {
-            extend(value, f, history);
+        for (value, item) in list.iter_mut().zip(items) {
+            extend(value, item, view);
         }
     }
-    let errors = found
+    let errors = items
         .iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|i| i.f.severity == Severity::Error)
         .count();
     doc["summary"]["errors"] = json!(errors);
-    doc["summary"]["warnings"] = json!(found.len() - errors);
-    doc["summary"]["commits"] = json!(history.stats.commits_walked);
-    doc["summary"]["unreadable"] = json!(history.unreadable.len());
+    doc["summary"]["warnings"] = json!(items.len() - errors);
+    let sum =
+        |f: &dyn Fn(&History) -> usize| -> usize { view.roots.iter().map(|a| f(&a.history)).sum() };
+    doc["summary"]["commits"] = json!(sum(&|h| h.stats.commits_walked));
+    doc["summary"]["unreadable"] = json!(sum(&|h| h.unreadable.len()));
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');
     out
@@ -428,9 +693,13 @@ fn side_json(history: &History, side: &Side, previous: &Value, deleted: bool) ->
     v
 }
 
-fn extend(value: &mut Value, f: &HistoryFinding, history: &History) {
+fn extend(value: &mut Value, item: &Item, view: &View) {
+    let f = &item.f;
     value["severity"] = json!(f.severity.name());
     value["element"] = json!(f.element);
+    if view.multi() {
+        value["root"] = json!(view.label(item.home));
+    }
     match &f.subject {
         history::Subject::Number(n) => value["number"] = json!(n),
         history::Subject::Name(n) => value["name"] = json!(n),
@@ -444,18 +713,20 @@ fn extend(value: &mut Value, f: &HistoryFinding, history: &History) {
     }
     let previous_span = value["previous"].clone();
     if let Some(p) = &f.previous {
-        let mut side = side_json(history, p, &previous_span, true);
+        let mut side = side_json(view.history(item.other), p, &previous_span, true);
         // Keep the location keys every finding's `previous` has.
         for key in ["start_column", "end_line", "end_column"] {
             side[key] = previous_span.get(key).cloned().unwrap_or(Value::Null);
         }
+        if view.multi() {
+            side["root"] = json!(view.label(item.other));
+        }
         value["previous"] = side;
     }
     let here = json!({"start_line": value["start_line"].clone()});
-    value["current"] = f
-        .current
-        .as_ref()
-        .map_or(Value::Null, |c| side_json(history, c, &here, false));
+    value["current"] = f.current.as_ref().map_or(Value::Null, |c| {
+        side_json(view.history(item.home), c, &here, item.home != item.other)
+    });
 }
 
 /// `log FULL.NAME`: every number the element used, each name and type it had, with the
@@ -661,6 +932,7 @@ pub fn add_history_findings(
             focus: None,
             direction: protocompat::rules::find(f.rule)
                 .map_or(protocompat::rules::Direction::Both, |r| r.direction),
+            severity: Some(f.severity),
         });
     }
     outcome

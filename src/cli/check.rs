@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use protocompat::engine::{is_hazard, FailOn};
+use protocompat::report::buf::BufFormat;
 use protocompat::report::{self, Format};
 use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, NewSide};
@@ -12,69 +13,35 @@ use protocompat::{CheckOptions, NewSide};
 use super::{fail_code, fix, print, DisplayArgs};
 use formats::{DirectionArg, FailOnArg, FormatArg};
 
-mod buf_input;
+pub(super) mod buf_input;
 pub mod formats;
+mod transitive;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The directory holding the schema (a subdirectory of the repository is fine).
-    #[arg(default_value = ".")]
-    root: PathBuf,
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
-    /// existing directory, or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
+    /// existing directory, an image (a buf image or protoc descriptor set: `.binpb`, `.bin`,
+    /// `.pb`), or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
-    #[arg(long, value_name = "REV|DIR", required_unless_present = "pre_push")]
+    #[arg(
+        long,
+        value_name = "REV|DIR",
+        required_unless_present_any = ["pre_push", "transitive"]
+    )]
     against: Option<String>,
-    /// Read the new side from this git revision instead of the working tree.
-    #[arg(long, value_name = "REV", conflicts_with = "staged")]
-    rev: Option<String>,
-    /// Read the new side from the git index (staged changes).
-    #[arg(long)]
-    staged: bool,
+    #[command(flatten)]
+    source: SourceArgs,
     /// For pre-commit's pre-push stage: compare PRE_COMMIT_TO_REF (the pushed commit) with
     /// PRE_COMMIT_FROM_REF (what the remote has). Without them, --against (with the working
     /// tree) if given, else there is nothing to compare and the check passes.
     #[arg(long, conflicts_with_all = ["rev", "staged"])]
     pre_push: bool,
-    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
-    #[arg(long)]
-    merge_base: bool,
-    /// The git directory to read (e.g. a bare repository).
-    #[arg(long, value_name = "DIR")]
-    git_dir: Option<PathBuf>,
-    /// An include root for imports, read from the same revision as each side.
-    #[arg(short = 'I', long = "include", value_name = "DIR")]
-    include: Vec<PathBuf>,
-    /// Only compare files under this path (relative to ROOT). Repeatable.
-    #[arg(long, value_name = "PATH")]
-    path: Vec<String>,
-    /// Leave out files under this path (relative to ROOT). Repeatable.
-    #[arg(long, value_name = "PATH")]
-    exclude_path: Vec<String>,
-    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
-    /// `--against` side instead of the configuration stored there; the rules still come from
-    /// the new side.
-    #[arg(long, value_name = "FILE")]
-    against_config: Option<PathBuf>,
-    /// Compare even when an import cannot be found: names from the missing files are compared
-    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
-    #[arg(long)]
-    allow_missing_imports: bool,
     /// Output format (people, editors, scripts, CI systems; see the values below).
     #[arg(long, value_enum, default_value = "text")]
     format: FormatArg,
     /// Which findings make the exit code 1: errors, any finding, or none.
     #[arg(long, value_enum, default_value = "error", value_name = "LEVEL")]
     fail_on: FailOnArg,
-    /// Keep the findings that break this way: `backward` (new code reading old data),
-    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
-    /// break either way and are always kept; `source` findings (generated code only, no data
-    /// breaks) are kept only by `full`.
-    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
-    direction: DirectionArg,
     /// Base URL for file links in `--format markdown`
     /// (e.g. https://github.com/OWNER/REPO/blob/SHA/).
     #[arg(long, value_name = "URL")]
@@ -102,13 +69,196 @@ pub struct CheckArgs {
     /// has it. Needs the full history (a shallow clone is an error).
     #[arg(long)]
     history: bool,
+    /// Check the new side against several revisions (BACKWARD_TRANSITIVE): every tag
+    /// matching --tags, or every commit that touched ROOT since --since; each finding is
+    /// reported once, with the oldest revision it breaks.
+    #[arg(long, conflicts_with_all = ["against", "pre_push", "merge_base", "history", "fix"])]
+    transitive: bool,
+    /// With --transitive: the tags to check against (a glob, e.g. `v*`).
+    #[arg(
+        long,
+        value_name = "GLOB",
+        requires = "transitive",
+        conflicts_with = "since"
+    )]
+    tags: Option<String>,
+    /// With --transitive: every commit that touched ROOT from this commit or date
+    /// (YYYY-MM-DD) on, on the first-parent history of HEAD (or --rev).
+    #[arg(long, value_name = "REV|DATE", requires = "transitive")]
+    since: Option<String>,
     #[command(flatten)]
     display: DisplayArgs,
 }
 
+/// Where both sides come from, which files are compared, the configuration and the
+/// direction: the same for `check` and `review`.
+#[derive(Args)]
+pub struct SourceArgs {
+    /// The directory holding the schema (a subdirectory of the repository is fine), or an
+    /// image file (`.binpb`, `.bin`, `.pb`).
+    #[arg(default_value = ".")]
+    root: PathBuf,
+    /// Read the new side from this git revision instead of the working tree.
+    #[arg(long, value_name = "REV", conflicts_with = "staged")]
+    rev: Option<String>,
+    /// Read the new side from the git index (staged changes).
+    #[arg(long)]
+    staged: bool,
+    /// Compare against the merge base of the new side's commit (HEAD unless --rev) and --against.
+    #[arg(long)]
+    merge_base: bool,
+    /// The git directory to read (e.g. a bare repository).
+    #[arg(long, value_name = "DIR")]
+    git_dir: Option<PathBuf>,
+    /// An include root for imports, read from the same revision as each side.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Only compare files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    path: Vec<String>,
+    /// Leave out files under this path (relative to ROOT). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    exclude_path: Vec<String>,
+    /// A configuration file (protocompat .toml or buf .yaml); overrides those at ROOT.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// buf's `--against-config`: a buf.yaml giving the layout (roots, modules) of the
+    /// `--against` side instead of the configuration stored there; the rules still come from
+    /// the new side.
+    #[arg(long, value_name = "FILE")]
+    against_config: Option<PathBuf>,
+    /// Compare even when an import cannot be found: names from the missing files are compared
+    /// as written and each missing import is a warning. Without it, that is an error (exit 2).
+    #[arg(long)]
+    allow_missing_imports: bool,
+    /// Keep the findings that break this way: `backward` (new code reading old data),
+    /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
+    /// break either way and are always kept; `source` findings (generated code only, no data
+    /// breaks) are kept only by `full`.
+    #[arg(long, value_enum, default_value = "full", value_name = "DIRECTION")]
+    direction: DirectionArg,
+}
+
+impl SourceArgs {
+    /// `--rev`: the new side's revision, when not the working tree or the index.
+    pub fn rev(&self) -> Option<String> {
+        self.rev.clone()
+    }
+}
+
+/// A comparison ready to run: the check's options and how to show paths of each side.
+pub struct Prepared {
+    pub options: CheckOptions,
+    /// The old side, with buf's `.git#...` syntax mapped to a revision.
+    pub against: String,
+    pub new_prefix: String,
+    pub old_prefix: String,
+    pub direction: DirectionFilter,
+}
+
+/// Maps the source flags (and `rev`, the new side's revision when not the working tree) to
+/// the check's options. Err: exit now with this code (2 for a bad `--against`, 0 when the
+/// repository has no commit to compare with).
+pub fn prepare(
+    source: SourceArgs,
+    against: &str,
+    rev: Option<String>,
+) -> Result<Prepared, ExitCode> {
+    let against = match buf_input::parse(against, &source.root) {
+        Ok(mapped) => {
+            for note in &mapped.notes {
+                eprintln!("protocompat: note: {note}");
+            }
+            mapped.against
+        }
+        Err(why) => {
+            eprintln!("{:?}", miette::miette!("--against {why}"));
+            return Err(ExitCode::from(2));
+        }
+    };
+    if against == "HEAD" && source.git_dir.is_none() && head_is_unborn(&source.root) {
+        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
+        // no earlier schema that it could break.
+        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
+        return Err(ExitCode::SUCCESS);
+    }
+    // An image's paths are its own (as the descriptor set names its files), not under a
+    // directory of the working tree.
+    let new_prefix = match protocompat::source::is_image(&source.root) {
+        true => String::new(),
+        false => report::path_prefix(&source.root),
+    };
+    let old_prefix = if std::path::Path::new(&against).is_dir() && !source.merge_base {
+        report::path_prefix(std::path::Path::new(&against))
+    } else if protocompat::source::is_image(std::path::Path::new(&against)) {
+        String::new()
+    } else {
+        new_prefix.clone()
+    };
+    let options = CheckOptions {
+        root: source.root,
+        against: against.clone(),
+        new_side: match (rev, source.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: source.merge_base,
+        git_dir: source.git_dir,
+        includes: source.include,
+        paths: source.path,
+        exclude_paths: source.exclude_path,
+        config: source.config,
+        against_config: source.against_config,
+        allow_missing_imports: source.allow_missing_imports,
+    };
+    Ok(Prepared {
+        options,
+        against,
+        new_prefix,
+        old_prefix,
+        direction: DirectionFilter::from(source.direction),
+    })
+}
+
+/// `check --transitive --tags GLOB | --since REV|DATE`.
+fn run_transitive(args: CheckArgs) -> ExitCode {
+    let source = args.source;
+    let how = transitive::Reporting {
+        format: Format::from(args.error_format.unwrap_or(args.format)),
+        fail_on: FailOn::from(args.fail_on),
+        direction: source.direction,
+        style: args.display.style(),
+        prefix: report::path_prefix(&source.root),
+        buf_format: args.error_format.is_some(),
+    };
+    let options = CheckOptions {
+        root: source.root,
+        against: String::new(),
+        new_side: match (source.rev, source.staged) {
+            (Some(rev), _) => NewSide::Rev(rev),
+            (None, true) => NewSide::Staged,
+            (None, false) => NewSide::Worktree,
+        },
+        merge_base: false,
+        git_dir: source.git_dir,
+        includes: source.include,
+        paths: source.path,
+        exclude_paths: source.exclude_path,
+        config: source.config,
+        against_config: source.against_config,
+        allow_missing_imports: source.allow_missing_imports,
+    };
+    transitive::run(
+        &options,
+        (args.tags.as_deref(), args.since.as_deref()),
+        &how,
+    )
+}
+
 /// Warnings with distinct messages, first occurrence first: an import missing from both
 /// sides is one problem, not two.
-fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
+pub fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
     let mut seen = std::collections::HashSet::new();
     warnings
         .iter()
@@ -131,7 +281,7 @@ fn head_is_unborn(root: &std::path::Path) -> bool {
 /// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
 fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
     if !args.pre_push {
-        return Some((args.against.clone()?, args.rev.clone()));
+        return Some((args.against.clone()?, args.source.rev.clone()));
     }
     let from = std::env::var("PRE_COMMIT_FROM_REF")
         .ok()
@@ -148,52 +298,30 @@ fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
 
 /// `protocompat check`.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if args.transitive {
+        return run_transitive(args);
+    }
+    run_as(args, None)
+}
+
+/// A check; with `buf` set, reported as `buf breaking --error-format` does (its exact output,
+/// exit 100 on findings) for `protocompat breaking`.
+pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
     let Some((against, rev)) = resolve_sides(&args) else {
         eprintln!("protocompat: no previous revision to compare with (PRE_COMMIT_FROM_REF is not set): nothing to check");
         return ExitCode::SUCCESS;
     };
     // --exclude-imports needs nothing: imported files are never compared.
     let _ = args.exclude_imports;
-    let against = match buf_input::parse(&against, &args.root) {
-        Ok(mapped) => {
-            for note in &mapped.notes {
-                eprintln!("protocompat: note: {note}");
-            }
-            mapped.against
-        }
-        Err(why) => {
-            eprintln!("{:?}", miette::miette!("--against {why}"));
-            return ExitCode::from(2);
-        }
-    };
-    if against == "HEAD" && args.git_dir.is_none() && head_is_unborn(&args.root) {
-        // The first commit of a repository (the pre-commit hook's --against HEAD): there is
-        // no earlier schema that it could break.
-        eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
-        return ExitCode::SUCCESS;
-    }
-    let new_prefix = report::path_prefix(&args.root);
-    let old_prefix = if std::path::Path::new(&against).is_dir() && !args.merge_base {
-        report::path_prefix(std::path::Path::new(&against))
-    } else {
-        new_prefix.clone()
-    };
-    let options = CheckOptions {
-        root: args.root,
-        against: against.clone(),
-        new_side: match (rev, args.staged) {
-            (Some(rev), _) => NewSide::Rev(rev),
-            (None, true) => NewSide::Staged,
-            (None, false) => NewSide::Worktree,
-        },
-        merge_base: args.merge_base,
-        git_dir: args.git_dir,
-        includes: args.include,
-        paths: args.path,
-        exclude_paths: args.exclude_path,
-        config: args.config,
-        against_config: args.against_config,
-        allow_missing_imports: args.allow_missing_imports,
+    let Prepared {
+        options,
+        against,
+        new_prefix,
+        old_prefix,
+        direction,
+    } = match prepare(args.source, &against, rev) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
     };
     if args.fix {
         if let Err(code) = fix::refuse_unless_on_disk(&options) {
@@ -220,6 +348,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         rev: against.clone(),
         paths: options.paths.clone(),
         exclude_paths: options.exclude_paths.clone(),
+        includes: options.includes.clone(),
+        config: options.config.clone(),
         cache: true,
         ..Default::default()
     });
@@ -231,17 +361,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     return code;
                 }
             }
-            let direction = DirectionFilter::from(args.direction);
             outcome.findings.retain(|f| direction.keeps(f.direction));
-            if args.error_format.is_some() {
+            if args.error_format.is_some() || buf.is_some() {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
+            let mut check_warnings = Vec::new();
             for warning in distinct(&outcome.warnings) {
                 eprintln!("{warning:?}");
                 if format == Format::Github {
                     println!("{}", report::warning_annotation(&warning.to_string()));
                 }
+                check_warnings.push(warning.to_string());
             }
             let ctx = report::Context {
                 config_version: &outcome.config_version,
@@ -256,12 +387,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 ignored: &outcome.ignored,
                 show_ignored: args.show_ignored,
                 categories_run: Some(&outcome.categories_run),
+                check_warnings: &check_warnings,
             };
-            print(&report::render(format, &outcome.findings, &ctx));
-            let code = if FailOn::from(args.fail_on).fails(&outcome.findings) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
+            let code = match buf {
+                Some(buf) => {
+                    print(&report::buf::render(buf, &outcome.findings, &ctx));
+                    // buf's exit code for "the check ran and found breaking changes".
+                    match outcome.findings.is_empty() {
+                        true => ExitCode::SUCCESS,
+                        false => ExitCode::from(100),
+                    }
+                }
+                None => {
+                    print(&report::render(format, &outcome.findings, &ctx));
+                    fail_code(FailOn::from(args.fail_on).fails(&outcome.findings))
+                }
             };
             // The process exits next: freeing both schemas, their texts and the findings
             // one allocation at a time would cost ~10% of a large check's CPU on one thread,

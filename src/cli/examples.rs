@@ -1,5 +1,35 @@
 //! The EXAMPLES sections of `--help` (clap `after_help`), one per subcommand.
 
+pub const REVIEW: &str = "\
+Examples:
+  # Every change of the working tree against main, classed major/minor/patch
+  protocompat review --against main
+
+  # A pull-request description: the verdict, then a table per file
+  protocompat review --rev HEAD --against origin/main --merge-base --format markdown
+
+  # For release tooling: the verdict and the commit type
+  protocompat review --against v1.4.0 --format json | jq -r .verdict
+
+  # Fail CI when a change needs a major release
+  protocompat review --against origin/main --fail-on major
+
+Exit codes: 0 (whatever the review lists, unless --fail-on), 1 the verdict is at least the
+--fail-on class, 2 the review could not be done (bad input, a file that does not build).";
+pub const BREAKING: &str = "\
+Examples:
+  # As `buf breaking`: the directory proto against the main branch
+  protocompat breaking proto --against '.git#branch=main'
+
+  # Two directories, buf's JSON lines
+  protocompat breaking new --against old --error-format json
+
+  # GitHub annotations exactly as buf prints them
+  protocompat breaking --against '.git#ref=HEAD~1' --error-format github-actions
+
+Exit codes (buf's): 0 no breaking change, 100 breaking changes found, 2 the check could not
+be done (buf says 1).";
+
 pub const CHECK: &str = "\
 Examples:
   # The working tree against the main branch

@@ -2,12 +2,14 @@
 //! (`protocompat::check`, the engine, the renderers).
 
 pub mod audit;
+pub mod breaking;
 pub mod check;
 pub mod completions;
 pub mod examples;
 pub mod explain;
 pub mod fix;
 pub mod man;
+pub mod review;
 pub mod rules;
 
 use std::io::Write as _;

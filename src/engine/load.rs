@@ -334,6 +334,16 @@ pub fn unresolved_imports(
     (allowed, deps): (bool, &[String]),
     warnings: &mut Vec<Report>,
 ) -> Result<(), Error> {
+    // One import missing from three files of a side is one thing to fix there: each file's
+    // import is shown, but the summary counts the import once per side.
+    let count: usize = sides
+        .iter()
+        .map(|side| {
+            let distinct: std::collections::HashSet<&str> =
+                side.iter().map(|m| m.import.as_str()).collect();
+            distinct.len()
+        })
+        .sum();
     let missing = sides.into_iter().flatten();
     if allowed {
         warnings.extend(missing.map(|m| Report::new(m.as_warning())));
@@ -361,10 +371,9 @@ pub fn unresolved_imports(
     };
     missing.push(miette::miette!(
         help = help,
-        "{} import{} could not be found, so the types from {} were not checked",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        if missing.len() == 1 { "it" } else { "them" },
+        "{count} import{} could not be found, so the types from {} were not checked",
+        if count == 1 { "" } else { "s" },
+        if count == 1 { "it" } else { "them" },
     ));
     Err(Error {
         diagnostics: missing,

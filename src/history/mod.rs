@@ -6,7 +6,11 @@
 //! commits in order; `rules` reads the finished ledger.
 
 pub mod cache;
+pub mod config;
+pub mod conflict;
+pub mod fix;
 pub mod ledger;
+pub mod progress;
 pub mod rules;
 pub mod summary;
 pub mod walk;
@@ -38,12 +42,18 @@ pub struct AuditOptions {
     pub all_parents: bool,
     pub paths: Vec<String>,
     pub exclude_paths: Vec<String>,
+    /// `-I`: checked to exist, as `check` does (the audit reads each blob on its own).
+    pub includes: Vec<PathBuf>,
+    /// `--config`: a protocompat .toml or buf .yaml instead of the one at ROOT at REV.
+    pub config: Option<PathBuf>,
     /// A blob that cannot be read is an error instead of a warning.
     pub strict: bool,
     /// Audit a shallow clone from its first commit instead of refusing.
     pub allow_shallow: bool,
     /// Read and write the summary cache under the git dir.
     pub cache: bool,
+    /// Draw a progress bar on stderr for a long walk, when it is a terminal.
+    pub progress: bool,
 }
 
 /// A blob that could not be read at some commit: its elements were carried over.
@@ -76,6 +86,8 @@ pub struct History {
     pub unreadable: Vec<Unreadable>,
     pub warnings: Vec<Report>,
     pub stats: AuditStats,
+    /// The configuration's rules and ignores, applied to the findings.
+    pub config: config::AuditConfig,
 }
 
 impl History {
@@ -89,9 +101,16 @@ impl History {
         String::from_utf8(blob.content().to_vec()).ok()
     }
 
-    /// The findings of every history rule.
+    /// The findings of the history rules the configuration runs, less those it ignores.
     pub fn findings(&self) -> Vec<HistoryFinding> {
-        rules::run(&self.ledger, &self.commits)
+        let mut found = rules::run(&self.ledger, &self.commits);
+        found.retain(|f| {
+            let paths = std::iter::once(&f.at).chain(f.previous.as_ref().map(|p| &p.at));
+            paths
+                .into_iter()
+                .all(|at| self.config.reports(f.rule, &at.path))
+        });
+        found
     }
 }
 
@@ -169,12 +188,14 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
     let root = root_in_repo(opts, &start)?;
     let mut warnings = Vec::new();
     shallow_check(&repo, opts, &mut warnings)?;
+    let rev = if opts.rev.is_empty() {
+        "HEAD".to_string()
+    } else {
+        opts.rev.clone()
+    };
+    let audit_config = configuration(opts, &start, &rev, &root, &mut warnings)?;
     let walk_opts = WalkOptions {
-        rev: if opts.rev.is_empty() {
-            "HEAD".to_string()
-        } else {
-            opts.rev.clone()
-        },
+        rev,
         since: opts.since.as_deref().map(|s| since(&repo, s)).transpose()?,
         all_parents: opts.all_parents,
         root: root.clone(),
@@ -188,6 +209,8 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             .iter()
             .map(|p| crate::source::normalize(p))
             .collect(),
+        modules: audit_config.layout(),
+        progress: opts.progress,
     };
     let walked = walk::walk(&repo, &walk_opts)?;
     let mut store = if opts.cache {
@@ -195,7 +218,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
     } else {
         cache::Cache::default()
     };
-    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store);
+    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store, opts.progress);
     if opts.cache {
         if let Err(e) = store.save(&git_dir) {
             warnings.push(miette!(
@@ -251,17 +274,35 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         unreadable,
         warnings,
         stats,
+        config: audit_config,
     })
+}
+
+/// `--config` (or the configuration at ROOT at REV) and `-I`, read as `check` reads them.
+fn configuration(
+    opts: &AuditOptions,
+    start: &Path,
+    rev: &str,
+    root: &str,
+    warnings: &mut Vec<Report>,
+) -> Result<config::AuditConfig, Error> {
+    let repo = open_source_repo(opts, start)?;
+    config::check_includes(&repo, rev, &opts.includes)?;
+    config::resolve(&repo, rev, root, opts.config.as_deref(), warnings)
+        .map_err(|diagnostics| Error { diagnostics })
+}
+
+fn open_source_repo(opts: &AuditOptions, start: &Path) -> Result<crate::source::Repo, Report> {
+    match &opts.git_dir {
+        Some(dir) => crate::source::Repo::open(dir),
+        None => crate::source::Repo::discover(start),
+    }
+    .map_err(|e| miette!("{}: not a git repository: {}", start.display(), e.message()))
 }
 
 /// ROOT as a path inside the repository, as `check` computes it.
 fn root_in_repo(opts: &AuditOptions, start: &Path) -> Result<String, Report> {
-    let repo = match &opts.git_dir {
-        Some(dir) => crate::source::Repo::open(dir),
-        None => crate::source::Repo::discover(start),
-    }
-    .map_err(|e| miette!("{}: not a git repository: {}", start.display(), e.message()))?;
-    repo.path_in_repo(&opts.root)
+    open_source_repo(opts, start)?.path_in_repo(&opts.root)
 }
 
 fn shallow_check(
@@ -323,6 +364,7 @@ fn summarize_all(
     git_dir: &Path,
     walked: &walk::Walked,
     store: &mut cache::Cache,
+    progress: bool,
 ) -> (usize, usize) {
     let mut wanted: HashMap<Oid, &str> = HashMap::new();
     for step in &walked.steps {
@@ -337,13 +379,19 @@ fn summarize_all(
         .into_iter()
         .filter(|(oid, _)| !store.contains(oid))
         .collect();
+    let bar = progress::bar(progress, "parsing blobs", missing.len());
     let done: Vec<(Oid, FileSummary)> = missing
         .par_iter()
         .map_init(
             || Repository::open(git_dir).ok(),
-            |repo, (oid, path)| (*oid, summarize_blob(repo.as_ref(), *oid, path)),
+            |repo, (oid, path)| {
+                let summary = summarize_blob(repo.as_ref(), *oid, path);
+                bar.inc(1);
+                (*oid, summary)
+            },
         )
         .collect();
+    bar.finish_and_clear();
     let parsed = done.len();
     for (oid, summary) in done {
         store.insert(oid, summary);

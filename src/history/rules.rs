@@ -107,7 +107,7 @@ pub fn cite(c: &CommitInfo) -> String {
     format!("{} ({})", c.short(), c.date())
 }
 
-fn shown_type(ty: &str) -> String {
+pub(super) fn shown_type(ty: &str) -> String {
     if ty.is_empty() {
         String::new()
     } else {
@@ -123,7 +123,7 @@ fn member_word(kind: Kind) -> &'static str {
     }
 }
 
-fn side_of(life: &Life, last: bool) -> Side {
+pub(super) fn side_of(life: &Life, last: bool) -> Side {
     let version = if last {
         life.last_version()
     } else {

@@ -92,6 +92,11 @@ pub struct WalkOptions {
     /// `--path` / `--exclude-path`, relative to ROOT.
     pub paths: Vec<String>,
     pub exclude_paths: Vec<String>,
+    /// The configuration's modules as (roots, excludes), relative to ROOT: a file is walked
+    /// when a module's root holds it and none of that module's excludes does. Empty: all.
+    pub modules: Vec<(Vec<String>, Vec<String>)>,
+    /// Draw a progress bar (see `super::progress`).
+    pub progress: bool,
 }
 
 /// One commit that changed something under ROOT: each changed `.proto` file (path relative
@@ -203,7 +208,9 @@ pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
         ..Walked::default()
     };
     let mut previous: Option<Oid> = None;
+    let bar = super::progress::bar(opts.progress, "walking commits", list.len());
     for oid in list {
+        bar.inc(1);
         let commit = repo
             .find_commit(oid)
             .map_err(|e| miette!("cannot read commit {oid}: {}", e.message()))?;
@@ -225,6 +232,7 @@ pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
         });
         walked.commits.push(commit_info(&commit));
     }
+    bar.finish_and_clear();
     Ok(walked)
 }
 
@@ -341,10 +349,15 @@ fn diff_trees(
     Ok(())
 }
 
-/// `--path` / `--exclude-path` filters (paths relative to ROOT).
+/// `--path` / `--exclude-path` filters and the modules' roots and excludes (paths relative
+/// to ROOT).
 fn wanted(path: &str, opts: &WalkOptions) -> bool {
+    let in_module = |(roots, excludes): &(Vec<String>, Vec<String>)| {
+        roots.iter().any(|r| is_within(path, r)) && !excludes.iter().any(|e| is_within(path, e))
+    };
     (opts.paths.is_empty() || opts.paths.iter().any(|p| is_within(path, p)))
         && !opts.exclude_paths.iter().any(|p| is_within(path, p))
+        && (opts.modules.is_empty() || opts.modules.iter().any(in_module))
 }
 
 #[cfg(test)]

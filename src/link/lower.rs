@@ -10,7 +10,7 @@ use super::features::{
 use super::imports::{Unit, Visible};
 use super::resolve::{Errors, Resolved, Resolver};
 use super::symbols::{file_package, join, Symbols};
-use super::validate::{declarations, proto3, references, written};
+use super::validate::{declarations, option_names, proto3, references, written};
 use crate::model::*;
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
@@ -39,6 +39,8 @@ pub(super) fn lower_file(
         errors: written::check(ast, &syntax),
     };
     let package = file_package(ast).to_string();
+    let option_errors = option_names::check(ast, &package, &lower.resolver);
+    lower.errors.extend(option_errors);
     let mut out = File {
         path: unit.source.path.clone(),
         text: unit.source.text.clone(),
@@ -368,7 +370,7 @@ impl Lower<'_> {
                 && features.field_presence.value == FieldPresence::Implicit;
             self.closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
         }
-        let json_name_option = options.str("json_name").map(str::to_string);
+        let json_name_option = options.str("json_name").map(|s| s.into_owned());
         let default_value = options.value("default").map(|v| default_string(v, ty));
         Field {
             full_name: join(scope.name, &name),
@@ -680,8 +682,9 @@ pub fn default_string(value: &OptionValue, ty: FieldType) -> String {
         }
         OptionValue::Int(n) => n.to_string(),
         OptionValue::Float(f) => format_float(*f),
-        OptionValue::String(s) if ty == FieldType::Bytes => c_escape(s.as_bytes()),
-        OptionValue::String(s) => s.clone(),
+        OptionValue::String(bytes) if ty == FieldType::Bytes => c_escape(bytes),
+        // protoc keeps a string default's bytes as they are; the model's text is UTF-8.
+        OptionValue::String(bytes) => String::from_utf8_lossy(bytes).into_owned(),
         OptionValue::Aggregate(s) => s.clone(),
     }
 }

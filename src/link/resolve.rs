@@ -102,6 +102,28 @@ impl Resolver<'_> {
         reach: Reach,
         hidden: &mut Option<usize>,
     ) -> Option<(String, Sym)> {
+        self.lookup_symbol(name, scope, reach, hidden, |kind| {
+            matches!(kind, SymKind::Message | SymKind::Enum)
+        })
+    }
+
+    /// Any visible symbol `name` names from `scope`, as protoc looks up an option name
+    /// (`LOOKUP_ALL`): the innermost match of any kind wins, so `(Bar)` inside method `Bar`
+    /// names the method.
+    pub(super) fn resolve_any(&self, name: &str, scope: &str) -> Option<(String, Sym)> {
+        self.lookup_symbol(name, scope, Reach::Visible, &mut None, |_| true)
+    }
+
+    /// The scope walk of [`Resolver::resolve_symbol`]; a one-component name stops at the
+    /// first symbol whose kind `accept`s.
+    fn lookup_symbol(
+        &self,
+        name: &str,
+        scope: &str,
+        reach: Reach,
+        hidden: &mut Option<usize>,
+        accept: impl Fn(SymKind) -> bool,
+    ) -> Option<(String, Sym)> {
         if let Some(full) = name.strip_prefix('.') {
             return self
                 .lookup(full, reach, hidden)
@@ -113,10 +135,10 @@ impl Resolver<'_> {
             let candidate = join(&scope, first);
             if let Some(sym) = self.lookup(&candidate, reach, hidden) {
                 if first == name {
-                    if matches!(sym.kind, SymKind::Message | SymKind::Enum) {
+                    if accept(sym.kind) {
                         return Some((candidate, sym));
                     }
-                } else if sym.kind != SymKind::Value {
+                } else if sym.kind.is_scope() {
                     // The first component names a scope: the rest must be found inside it.
                     let full = join(&scope, name);
                     return self.lookup(&full, reach, hidden).map(|s| (full, s));
@@ -227,7 +249,7 @@ impl Resolver<'_> {
         loop {
             let candidate = join(scope, first);
             let sym = self.lookup(&candidate, Reach::Visible, &mut None);
-            if sym.is_some_and(|sym| sym.kind != SymKind::Value) {
+            if sym.is_some_and(|sym| sym.kind.is_scope()) {
                 return Some(join(scope, name));
             }
             scope = match scope.rfind('.') {

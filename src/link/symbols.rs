@@ -14,8 +14,25 @@ pub(super) enum SymKind {
     Message,
     Enum,
     Service,
-    /// A field, oneof, enum value, method or extension: not a type, not a scope.
+    /// A oneof, enum value or method: not a type, not a scope.
     Value,
+    /// A field or an extension (extensions are also in [`Symbols::extensions`]).
+    Field,
+}
+
+impl SymKind {
+    /// Whether names can be looked up inside the symbol (a package, message, enum or service).
+    pub(super) fn is_scope(self) -> bool {
+        !matches!(self, SymKind::Value | SymKind::Field)
+    }
+}
+
+/// Where an extension is declared: its extendee as written and the scope the `extend` block
+/// is in, to resolve the extendee from (custom options name extensions of an options message).
+#[derive(Debug, Clone)]
+pub(super) struct Extension {
+    pub extendee: String,
+    pub scope: String,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -40,6 +57,8 @@ pub(super) struct Symbols {
     pub(super) closed_enums: HashMap<String, i64>,
     /// Extension ranges (inclusive) of every message that declares some, by full name.
     pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
+    /// Every extension, by full name.
+    pub(super) extensions: HashMap<String, Extension>,
 }
 
 /// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
@@ -131,11 +150,7 @@ pub(super) fn collect_symbols(
                     );
                 }
             }
-            TopItem::Extend(e) => {
-                for f in &e.fields {
-                    collector.field(package, f);
-                }
-            }
+            TopItem::Extend(e) => collector.extend(package, e),
             _ => {}
         }
     }
@@ -156,7 +171,7 @@ impl Collector<'_> {
             Entry::Occupied(existing) => {
                 let (name, existing) = (existing.key(), existing.get());
                 if existing.kind != SymKind::Package || kind != SymKind::Package {
-                    let hint = if kind == SymKind::Value || existing.kind == SymKind::Value {
+                    let hint = if !kind.is_scope() || !existing.kind.is_scope() {
                         " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
                     } else {
                         ""
@@ -233,13 +248,26 @@ impl Collector<'_> {
                         self.field(scope, f);
                     }
                 }
-                MessageItem::Extend(e) => {
-                    for f in &e.fields {
-                        self.field(scope, f);
-                    }
-                }
+                MessageItem::Extend(e) => self.extend(scope, e),
                 _ => {}
             }
+        }
+    }
+
+    fn extend(&mut self, scope: &str, decl: &ast::ExtendDecl) {
+        for f in &decl.fields {
+            self.field(scope, f);
+            let extension = Extension {
+                extendee: decl.extendee.text.clone(),
+                scope: scope.to_string(),
+            };
+            let name = match (&f.ty, &f.group_body) {
+                (TypeRef::Group, Some(_)) => f.name.text.to_ascii_lowercase(),
+                _ => f.name.text.clone(),
+            };
+            self.symbols
+                .extensions
+                .insert(join(scope, &name), extension);
         }
     }
 
@@ -252,7 +280,7 @@ impl Collector<'_> {
                 self.extension_ranges(&name, body);
                 self.message_items(&name, body);
                 let field_name = field.name.text.to_ascii_lowercase();
-                self.add(join(scope, &field_name), SymKind::Value, field.name.span);
+                self.add(join(scope, &field_name), SymKind::Field, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
                 self.add(
@@ -262,13 +290,13 @@ impl Collector<'_> {
                 );
                 self.add(
                     join(scope, &field.name.text),
-                    SymKind::Value,
+                    SymKind::Field,
                     field.name.span,
                 );
             }
             _ => self.add(
                 join(scope, &field.name.text),
-                SymKind::Value,
+                SymKind::Field,
                 field.name.span,
             ),
         }

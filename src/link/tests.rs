@@ -867,13 +867,13 @@ fn an_integer_beyond_u64_is_a_floating_point_default() {
 }
 
 /// protoc accepts octal escapes up to `\777` and keeps the low byte (`\400` is 0, `\501` is
-/// `A`). (Bytes above 0x7f do not survive yet: string values are kept as lossy UTF-8.)
+/// `A`); string values keep their exact bytes (`\777` is 0xff, C-escaped in the descriptor form).
 #[test]
 fn octal_escapes_above_377_keep_the_low_byte() {
     let schema = build(&[(
         "a.proto",
-        "syntax = \"proto2\";\nmessage M {\n  optional bytes b = 1 [default = \"\\400\\501\"];\n}\n",
+        "syntax = \"proto2\";\nmessage M {\n  optional bytes b = 1 [default = \"\\400\\501\\777\"];\n}\n",
     )]);
     let field = &message(&schema.files["a.proto"], "M").fields[0];
-    assert_eq!(field.default_value.as_deref(), Some("\\000A"));
+    assert_eq!(field.default_value.as_deref(), Some("\\000A\\377"));
 }

@@ -115,7 +115,7 @@ impl Options {
     pub fn bool(&self, name: &str) -> Option<bool> {
         self.value(name).and_then(OptionValue::as_bool)
     }
-    pub fn str(&self, name: &str) -> Option<&str> {
+    pub fn str(&self, name: &str) -> Option<std::borrow::Cow<'_, str>> {
         self.value(name).and_then(OptionValue::as_str)
     }
 }

@@ -212,6 +212,12 @@ impl<'a> Parser<'a> {
     }
 
     fn string_literal(&mut self, what: impl Display) -> PResult<(String, Span)> {
+        let (bytes, span) = self.string_bytes(what)?;
+        Ok((String::from_utf8_lossy(&bytes).into_owned(), span))
+    }
+
+    /// Adjacent string literals joined, as the exact bytes their escapes decode to.
+    fn string_bytes(&mut self, what: impl Display) -> PResult<(Vec<u8>, Span)> {
         let start = self.current_start();
         let mut bytes = Vec::new();
         let mut any = false;
@@ -227,10 +233,7 @@ impl<'a> Parser<'a> {
         if !any {
             return Err(self.expected(what));
         }
-        Ok((
-            String::from_utf8_lossy(&bytes).into_owned(),
-            self.span_from(start),
-        ))
+        Ok((bytes, self.span_from(start)))
     }
 
     /// Skips to the end of the current statement: past the next `;` at this level, or up to
@@ -559,7 +562,7 @@ impl<'a> Parser<'a> {
                 OptionValue::Ident(self.text[token.span.range()].to_string())
             }
             (TokenKind::Str(_), None) => {
-                return Ok(OptionValue::String(self.string_literal("string")?.0))
+                return Ok(OptionValue::String(self.string_bytes("string")?.0))
             }
             (TokenKind::Symbol('{'), None) => return self.aggregate(),
             _ => return Err(self.expected("an option value")),

@@ -22,7 +22,7 @@ struct JsonIgnored<'a> {
     #[serde(flatten)]
     finding: JsonFinding<'a>,
     reason: &'a str,
-    directive: Span<'a>,
+    directive: Span,
 }
 
 #[derive(Serialize)]
@@ -35,13 +35,14 @@ struct JsonFinding<'a> {
     /// Where binary and JSON readers differ, how (absent when they do not).
     #[serde(skip_serializing_if = "str::is_empty")]
     direction_note: &'static str,
-    path: Option<&'a str>,
+    /// From the working directory, as every other format (and buf) shows it.
+    path: Option<String>,
     start_line: u32,
     start_column: u32,
     end_line: u32,
     end_column: u32,
     message: &'a str,
-    previous: Option<Span<'a>>,
+    previous: Option<Span>,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
     /// The root cause shared with other findings (a stable key), null when alone.
@@ -49,18 +50,19 @@ struct JsonFinding<'a> {
 }
 
 #[derive(Serialize)]
-struct Span<'a> {
-    path: &'a str,
+struct Span {
+    path: String,
     start_line: u32,
     start_column: u32,
     end_line: u32,
     end_column: u32,
 }
 
-impl<'a> From<&'a Location> for Span<'a> {
-    fn from(l: &'a Location) -> Self {
+impl Span {
+    /// `l` with its path from the working directory (`prefix` is its side's).
+    fn at(l: &Location, prefix: &str) -> Self {
         Span {
-            path: &l.path,
+            path: format!("{prefix}{}", l.path),
             start_line: l.start_line,
             start_column: l.start_column,
             end_line: l.end_line,
@@ -91,7 +93,7 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
                 .map(|i| JsonIgnored {
                     finding: finding(&i.finding, ctx, &shared),
                     reason: &i.reason,
-                    directive: Span::from(&i.directive),
+                    directive: Span::at(&i.directive, ctx.new_prefix),
                 })
                 .collect()
         }),
@@ -120,13 +122,16 @@ fn finding<'a>(f: &'a Finding, ctx: &Context, shared: &HashSet<&str>) -> JsonFin
         severity: severity(f).name(),
         direction: f.direction.name(),
         direction_note: super::direction_note(f),
-        path: f.location.as_ref().map(|l| l.path.as_str()),
+        path: f
+            .location
+            .as_ref()
+            .map(|l| format!("{}{}", ctx.new_prefix, l.path)),
         start_line,
         start_column,
         end_line,
         end_column,
         message: &f.message,
-        previous: f.previous.as_ref().map(Span::from),
+        previous: f.previous.as_ref().map(|l| Span::at(l, ctx.old_prefix)),
         help: f.help.as_deref(),
         group: f.group.as_deref().filter(|k| shared.contains(k)),
     }

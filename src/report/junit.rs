@@ -65,7 +65,7 @@ fn testcase(out: &mut String, f: &Finding, ctx: &Context) {
 
 /// XML attribute escaping as Go's encoding/xml does it (so the bytes match buf's), with
 /// characters XML cannot carry replaced by U+FFFD.
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

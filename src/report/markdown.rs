@@ -11,10 +11,21 @@ use crate::rules::Severity;
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
     let mut out = String::new();
     let (errors, warnings) = counts(findings);
+    // A missing import allowed by `--allow-missing-imports` is a warning too: a summary
+    // saying "0 warnings" next to one would hide that part of the schema went unchecked.
+    let warnings = warnings + ctx.check_warnings.len();
     let against = code(ctx.against);
     if findings.is_empty() {
         let _ = writeln!(out, "## protocompat: no breaking changes\n");
-        let _ = writeln!(out, "Compared against {against}.");
+        match warnings {
+            0 => {
+                let _ = writeln!(out, "Compared against {against}.");
+            }
+            n => {
+                let _ = writeln!(out, "Compared against {against}: {n} warning{}.", plural(n));
+            }
+        }
+        check_warnings(&mut out, ctx);
         return out;
     }
     let _ = writeln!(
@@ -30,11 +41,24 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
         plural(warnings)
     );
     summary_table(&mut out, findings, ctx);
+    check_warnings(&mut out, ctx);
     let _ = writeln!(out, "\n### Findings\n");
     for f in findings {
         finding(&mut out, f, ctx);
     }
     out
+}
+
+/// The warnings about the check itself, one item each (first line: the message).
+fn check_warnings(out: &mut String, ctx: &Context) {
+    if ctx.check_warnings.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n### Warnings about the check\n");
+    for w in ctx.check_warnings {
+        let first = w.lines().next().unwrap_or_default();
+        let _ = writeln!(out, "- :warning: {}", escape(first));
+    }
 }
 
 /// One row per rule: categories, severity, how many findings.

@@ -1,5 +1,6 @@
 //! Renderers: each formats findings; none decides anything.
 
+pub mod buf;
 pub mod explain;
 mod github;
 pub use github::warning_annotation;
@@ -9,6 +10,7 @@ mod junit;
 mod long_lines;
 mod markdown;
 mod msvs;
+pub mod review;
 mod sarif;
 mod short;
 mod text;
@@ -92,6 +94,9 @@ pub struct Context<'a> {
     /// The categories whose every rule ran: the text summary counts only these. None: not
     /// known (every category is counted).
     pub categories_run: Option<&'a [&'static str]>,
+    /// Warnings about the check itself (a missing import allowed by
+    /// `--allow-missing-imports`), each once: the Markdown summary counts and lists them.
+    pub check_warnings: &'a [String],
 }
 
 impl<'a> Context<'a> {
@@ -110,6 +115,7 @@ impl<'a> Context<'a> {
             ignored: &[],
             show_ignored: false,
             categories_run: None,
+            check_warnings: &[],
         }
     }
 

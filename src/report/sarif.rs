@@ -2,14 +2,20 @@
 //!
 //! The driver lists every rule of the catalog (so `ruleIndex` is an index into `RULES`),
 //! with descriptions and help from the rule docs. Each result points at the new file (the
-//! enclosing element for deletions, the old path for a deleted file), relates the old side,
-//! and carries a fingerprint that survives unrelated edits (no line numbers in it).
+//! enclosing element for deletions, the old path for a deleted file), relates the old side
+//! (the deleted element itself, not only its parent), and carries a fingerprint that
+//! survives unrelated edits (no line numbers in it). Findings sharing a cause (a rename, a
+//! move) are one result placed where the cause shows, as the text format groups them; its
+//! level is its most severe finding's.
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value};
 
 use super::{categories, fingerprint, severity, Context};
 use crate::finding::{Finding, Location};
-use crate::model::pascal_case;
+use crate::model::{line_col, pascal_case};
+use crate::passes::Group;
 use crate::rules::{RuleMeta, Severity, RULES};
 
 const SCHEMA: &str =
@@ -33,7 +39,7 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
         "version": "2.1.0",
         "runs": [{
             "tool": { "driver": driver },
-            "results": findings.iter().map(|f| result(f, ctx)).collect::<Vec<_>>(),
+            "results": results(findings, ctx),
         }],
     });
     // Serializing a serde_json::Value cannot fail.
@@ -78,6 +84,91 @@ fn rule(r: &RuleMeta, ctx: &Context) -> Value {
             "tags": categories(r.id, ctx.config_version),
             "default": r.default,
             "deprecated": r.deprecated,
+        },
+    })
+}
+
+/// One result per cause shown as a group (several findings, or a rename or move placed in
+/// the new revision), one per other finding, in the findings' order.
+fn results(findings: &[Finding], ctx: &Context) -> Vec<Value> {
+    let groups: HashMap<&str, &Group> = ctx.groups.iter().map(|g| (g.key.as_str(), g)).collect();
+    let mut members: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in findings {
+        if let Some(key) = f.group.as_deref() {
+            members.entry(key).or_default().push(f);
+        }
+    }
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for f in findings {
+        match f.group.as_deref().and_then(|key| groups.get(key).copied()) {
+            Some(g) if g.members > 1 || g.location.is_some() => {
+                if done.insert(g.key.as_str()) {
+                    out.push(group_result(g, &members[g.key.as_str()], ctx));
+                }
+            }
+            _ => out.push(result(f, ctx)),
+        }
+    }
+    out
+}
+
+/// A cause as one result: the first finding's rule, the cause's title, each finding on a
+/// line of its own, the cause's fix; placed where the cause shows in the new revision, with
+/// each finding's old-side element related.
+fn group_result(group: &Group, members: &[&Finding], ctx: &Context) -> Value {
+    let first = members[0];
+    let mut out = result(first, ctx);
+    let mut text = group.title.clone();
+    for f in members {
+        text.push_str(&format!("\n{}: {}", f.rule, f.message));
+    }
+    text.push_str("\nhelp: ");
+    text.push_str(&group.help);
+    out["message"] = json!({ "text": text });
+    if let Some(l) = &group.location {
+        out["locations"] = json!([{ "physicalLocation": physical(l, ctx.new_prefix) }]);
+    }
+    let worst = members
+        .iter()
+        .map(|f| severity(f))
+        .max()
+        .unwrap_or(Severity::Error);
+    out["level"] = json!(level(worst));
+    let mut rules: Vec<&str> = Vec::new();
+    for f in members {
+        if !rules.contains(&f.rule) {
+            rules.push(f.rule);
+        }
+    }
+    out["partialFingerprints"] = json!({
+        FINGERPRINT_KEY: fingerprint("group", &group.key, &rules.join(",")),
+    });
+    out["properties"]["rules"] = json!(rules);
+    out["properties"]["findings"] = json!(members.len());
+    out["properties"]["group"] = json!(group.key);
+    let related: Vec<Value> = members
+        .iter()
+        .filter_map(|f| f.previous.as_ref().map(|p| (f, p)))
+        .enumerate()
+        .map(|(i, (f, p))| related(i + 1, f, p, ctx))
+        .collect();
+    if related.is_empty() {
+        out.as_object_mut().map(|o| o.remove("relatedLocations"));
+    } else {
+        out["relatedLocations"] = json!(related);
+    }
+    out
+}
+
+fn physical(l: &Location, prefix: &str) -> Value {
+    json!({
+        "artifactLocation": { "uri": format!("{prefix}{}", l.path) },
+        "region": {
+            "startLine": l.start_line,
+            "startColumn": l.start_column,
+            "endLine": l.end_line,
+            "endColumn": l.end_column,
         },
     })
 }
@@ -131,16 +222,18 @@ fn result(f: &Finding, ctx: &Context) -> Value {
         out["ruleIndex"] = json!(index);
     }
     if let Some(previous) = &f.previous {
-        out["relatedLocations"] = json!([related(previous, ctx)]);
+        out["relatedLocations"] = json!([related(1, f, previous, ctx)]);
     }
     out
 }
 
-/// The old side's location, labelled with the revision it was read from.
-fn related(l: &Location, ctx: &Context) -> Value {
-    let path = ctx.old_path(l);
+/// The old side's location, labelled with the revision it was read from: the deleted
+/// element itself when the finding has one (buf reports a deleted field at its message).
+fn related(id: usize, f: &Finding, previous: &Location, ctx: &Context) -> Value {
+    let l = focused(f, previous, ctx).unwrap_or_else(|| previous.clone());
+    let path = ctx.old_path(&l);
     json!({
-        "id": 1,
+        "id": id,
         "physicalLocation": {
             "artifactLocation": { "uri": path },
             "region": {
@@ -153,6 +246,23 @@ fn related(l: &Location, ctx: &Context) -> Value {
         "message": {
             "text": format!("{path}:{}:{} @ {}", l.start_line, l.start_column, ctx.against),
         },
+    })
+}
+
+/// `previous` narrowed to the finding's focus (the old-side element), when the old text is
+/// at hand to place it.
+fn focused(f: &Finding, previous: &Location, ctx: &Context) -> Option<Location> {
+    let focus = f.focus?;
+    let text = ctx.sources?.old.get(&previous.path)?.text();
+    let (start_line, start_column) = line_col(text, focus.start);
+    let (end_line, end_column) = line_col(text, focus.end);
+    Some(Location {
+        path: previous.path.clone(),
+        span: Some(focus),
+        start_line,
+        start_column,
+        end_line,
+        end_column,
     })
 }
 

@@ -334,7 +334,7 @@ fn note(out: &mut String, style: Style, text: &str) {
 }
 
 /// Greedy word wrap; a word longer than the width gets a line of its own.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {
@@ -350,7 +350,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn paint(style: Style, ansi: &str, text: &str) -> String {
+pub(super) fn paint(style: Style, ansi: &str, text: &str) -> String {
     if style.color {
         format!("\u{1b}[{ansi}m{text}\u{1b}[0m")
     } else {

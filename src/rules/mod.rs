@@ -24,7 +24,7 @@ mod service;
 mod json_format;
 mod nested;
 mod pairs;
-mod quote;
+pub(crate) mod quote;
 pub(crate) mod reserved;
 
 use crate::diff::Ctx;
@@ -39,24 +39,8 @@ pub use pairs::{
 /// How the generated registry runs one rule over a schema pair.
 pub type Handler = fn(&Ctx, &mut Sink);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Advice: never fails a run, not even with `--fail-on warning`.
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
+/// Severities live with the finding (a finding may carry its own); rules name them.
+pub use crate::finding::Severity;
 
 /// Metadata of one rule, from its doc's front matter.
 #[derive(Debug)]

@@ -5,34 +5,47 @@ use std::fmt::Write as _;
 /// A string quoted like Go's `%q` (`strconv.Quote`): backslash escapes for quotes, backslashes
 /// and control characters; printable Unicode kept as is.
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    quote_bytes(s.as_bytes())
+}
+
+/// [`quote`] of a Go string holding any bytes: bytes that are not UTF-8 print as `\xff`, as
+/// `strconv.Quote` prints them.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_control() => {
-                if (c as u32) <= 0xffff {
-                    let _ = write!(out, "\\u{:04x}", c as u32);
-                } else {
-                    let _ = write!(out, "\\U{:08x}", c as u32);
-                }
-            }
-            c => out.push(c),
+    for chunk in bytes.utf8_chunks() {
+        chunk.valid().chars().for_each(|c| push_quoted(&mut out, c));
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
         }
     }
     out.push('"');
     out
+}
+
+fn push_quoted(out: &mut String, c: char) {
+    match c {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{b}' => out.push_str("\\v"),
+        c if (c as u32) < 0x20 || c == '\u{7f}' => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if c.is_control() => {
+            if (c as u32) <= 0xffff {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            } else {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+        }
+        c => out.push(c),
+    }
 }
 
 /// `"a", "b", "c"`: each quoted, comma-separated (buf's list style).
@@ -57,5 +70,6 @@ mod tests {
             quote("\u{7}\u{8}\u{c}\u{b}\t\r\u{1}\u{7f}\u{85}"),
             r#""\a\b\f\v\t\r\x01\x7f\u0085""#
         );
+        assert_eq!(quote_bytes(b"a\xff\xc3\xa9"), r#""a\xffé""#);
     }
 }

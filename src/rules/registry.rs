@@ -108,7 +108,8 @@ impl RuleId {
             | RuleId::EnumValueNameReused
             | RuleId::FieldDeletedNotReserved
             | RuleId::EnumValueDeletedNotReserved
-            | RuleId::ReservedDropped => Schemas(history::nothing),
+            | RuleId::ReservedDropped
+            | RuleId::FieldNumberConflict => Schemas(history::nothing),
             RuleId::EnumZeroValueChanged => Enums(hazard::enum_values::zero_value_changed),
             RuleId::EnumClosedValueAdded => Enums(hazard::enum_values::closed_value_added),
             RuleId::FieldPresenceChanged => Fields(hazard::presence::changed),

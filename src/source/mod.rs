@@ -6,11 +6,13 @@
 
 mod fs;
 mod git;
+mod image;
 mod open;
 mod text;
 
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
+pub use image::{is_image, positions_warning, ImageTree};
 pub use open::{open_sides, shown, NewSide, Request, Snapshot};
 pub use text::{IndexedText, SourceText};
 
@@ -36,6 +38,11 @@ pub trait Tree: Send + Sync {
     /// such file or the id is unknown (directories on disk).
     fn blob_id(&self, _path: &str) -> Option<BlobId> {
         None
+    }
+    /// Whether positions in this tree's texts are the user's (false for an image, whose
+    /// texts are reconstructed from descriptors).
+    fn positions(&self) -> bool {
+        true
     }
 }
 

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use miette::{miette, Report};
 
-use super::{normalize, FsTree, GitTree, IndexTree, Repo, Tree};
+use super::{
+    is_image, normalize, positions_warning, FsTree, GitTree, ImageTree, IndexTree, Repo, Tree,
+};
 
 /// Where the new side comes from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -41,6 +43,16 @@ impl Request<'_> {
     pub fn against_is_dir(&self) -> bool {
         Path::new(self.against).is_dir() && !self.merge_base
     }
+
+    /// The old side is an image file (a buf image or protoc descriptor set).
+    pub fn against_is_image(&self) -> bool {
+        is_image(Path::new(self.against)) && !self.merge_base
+    }
+
+    /// The new side is an image file given as ROOT.
+    pub fn root_is_image(&self) -> bool {
+        *self.new_side == NewSide::Worktree && is_image(self.root)
+    }
 }
 
 /// One side of the comparison: its ROOT and its include roots.
@@ -63,13 +75,17 @@ pub fn open_sides(
 ) -> Result<(Snapshot, Snapshot), Report> {
     let against_dir = Path::new(opts.against);
     let against_is_dir = opts.against_is_dir();
-    let needs_git = !against_is_dir || *opts.new_side != NewSide::Worktree;
+    let against_is_image = opts.against_is_image();
+    let needs_git = !(against_is_dir || against_is_image) || *opts.new_side != NewSide::Worktree;
     let repo = if needs_git {
         Some(open_repo(opts)?)
     } else {
         None
     };
     let new = match (opts.new_side, &repo) {
+        (NewSide::Worktree, _) if opts.root_is_image() => {
+            image_side(opts.root, &opts.root.display().to_string(), warnings)?
+        }
         (NewSide::Worktree, repo) => {
             if repo.as_ref().is_some_and(|r| r.workdir().is_none()) {
                 return Err(miette!(
@@ -87,6 +103,7 @@ pub fn open_sides(
         (_, None) => unreachable_side()?,
     };
     let old = match &repo {
+        _ if against_is_image => image_side(against_dir, opts.against, warnings)?,
         Some(repo) if !against_is_dir => {
             let (tree, label) = old_tree(opts, repo)?;
             let root_path = repo.path_in_repo(opts.root)?;
@@ -171,6 +188,17 @@ fn worktree_side(opts: &Request, label: &str) -> Result<Snapshot, Report> {
     Ok(Snapshot {
         root: Arc::new(FsTree::new(opts.root, label)),
         includes,
+    })
+}
+
+/// An image side: its files only (an image built with `--include_imports` holds its
+/// imports too), and a warning that its positions are not the user's.
+fn image_side(path: &Path, label: &str, warnings: &mut Vec<Report>) -> Result<Snapshot, Report> {
+    let tree = ImageTree::open(path, label)?;
+    warnings.push(positions_warning(label));
+    Ok(Snapshot {
+        root: Arc::new(tree),
+        includes: Vec::new(),
     })
 }
 

@@ -9,6 +9,8 @@ pub mod token;
 
 pub use position::{line_col, LineIndex};
 
+use std::borrow::Cow;
+
 /// The highest field number of a message (`max` in a message's ranges).
 pub const FIELD_MAX: i64 = 536_870_911;
 /// The highest field number of a message using the message-set wire format.
@@ -39,8 +41,9 @@ impl Span {
 pub enum OptionValue {
     /// An identifier: `true`, `false`, `CORD`, `inf`, an enum value name.
     Ident(String),
-    /// A string literal, unescaped (bytes kept as lossy UTF-8 for display).
-    String(String),
+    /// A string literal (adjacent literals joined), escapes decoded once by the lexer: the
+    /// exact bytes, which need not be UTF-8 (`"\377"` is the byte 0xff).
+    String(Vec<u8>),
     Int(i128),
     Float(f64),
     /// A message literal `{ ... }`, kept as its source text.
@@ -55,9 +58,19 @@ impl OptionValue {
             _ => None,
         }
     }
-    pub fn as_str(&self) -> Option<&str> {
+    /// The text of an identifier or string; a string's bytes that are not UTF-8 read as
+    /// U+FFFD (for display and names; compare [`OptionValue::as_bytes`] for exactness).
+    pub fn as_str(&self) -> Option<Cow<'_, str>> {
         match self {
-            OptionValue::String(s) | OptionValue::Ident(s) => Some(s),
+            OptionValue::Ident(s) => Some(Cow::Borrowed(s)),
+            OptionValue::String(bytes) => Some(String::from_utf8_lossy(bytes)),
+            _ => None,
+        }
+    }
+    /// The exact bytes of a string value.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            OptionValue::String(bytes) => Some(bytes),
             _ => None,
         }
     }

@@ -859,3 +859,63 @@ fn the_release_workflow_builds_what_the_action_downloads() {
     assert!(release.contains("sha256sum protocompat-*.tar.gz > SHA256SUMS"));
     assert_eq!(text(&workflow["on"]["push"]["tags"][0]), "v*");
 }
+
+/// `email` (2) deleted two commits before the base; the head reuses 2 for `created_at`,
+/// which the base no longer has: only `history: true` sees it.
+fn reused_number_history() -> (Repo, String, String) {
+    let repo = Repo::new();
+    let order = |fields: &str| {
+        format!("syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Order {{\n  int64 id = 1;\n{fields}}}\n")
+    };
+    repo.write("proto/acme/v1/order.proto", &order("  string email = 2;\n"));
+    repo.commit("add email");
+    repo.write("proto/acme/v1/order.proto", &order("  reserved 2;\n"));
+    repo.commit("drop email");
+    repo.write("proto/acme/v1/order.proto", &order(""));
+    let base = repo.commit("base: drop the reservation");
+    repo.write(
+        "proto/acme/v1/order.proto",
+        &order("  int64 created_at = 2;\n"),
+    );
+    let head = repo.commit("head: reuse 2");
+    (repo, base, head)
+}
+
+#[test]
+fn history_true_stops_a_number_deleted_before_the_base() {
+    let (repo, base, head) = reused_number_history();
+    let event = serde_json::json!({ "pull_request": { "base": { "sha": base } } });
+    let mut with = documented_inputs();
+    with.insert("history".into(), "false".into());
+    let run = run_script(&repo, &with, "pull_request", &event, &head);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    with.insert("history".into(), "true".into());
+    let run = run_script(&repo, &with, "pull_request", &event, &head);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("title=FIELD_NUMBER_REUSED::"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// `history: true` on a shallow checkout would audit a stub of the history: an error naming
+/// `fetch-depth: 0`, even when the compared revision itself is there.
+#[test]
+fn history_true_on_a_shallow_checkout_fails_naming_fetch_depth_0() {
+    let (origin, _, head) = reused_number_history();
+    let clone = Repo::new();
+    std::fs::remove_dir_all(clone.path().join(".git")).expect("empty dir");
+    let url = format!("file://{}", origin.path().display());
+    support::git_in(clone.path(), &["clone", "-q", "--depth", "2", &url, "."]);
+    let mut with = documented_inputs();
+    with.insert("against".into(), "HEAD~1".into());
+    with.insert("history".into(), "true".into());
+    let event = serde_json::json!({});
+    let run = run_script(&clone, &with, "workflow_dispatch", &event, &head);
+    assert_fails_saying(
+        &run,
+        "shallow history",
+        &["`history: true`", "shallow", "`fetch-depth: 0`"],
+    );
+}

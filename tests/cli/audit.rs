@@ -615,3 +615,561 @@ fn check_history_stops_a_number_deleted_long_ago() {
         ["FIELD_NUMBER_REUSED a.proto:7:3-7:16"]
     );
 }
+
+/// The same history in each `DIR/x.proto` (package `acme.DIR`): fields 2 and 3 deleted
+/// unreserved, then 2 reused; one commit per step for all the directories.
+fn reuse_in(repo: &Repo, dirs: &[&str]) {
+    let file = |dir: &str, body: &str| {
+        let pkg = dir.replace('/', ".");
+        format!("syntax = \"proto3\";\npackage acme.{pkg};\n\nmessage M {{\n{body}}}\n")
+    };
+    for (subject, body) in [
+        (
+            "add",
+            "  string id = 1;\n  string email = 2;\n  string phone = 3;\n",
+        ),
+        ("drop", "  string id = 1;\n"),
+        ("reuse", "  string id = 1;\n  int64 created_at = 2;\n"),
+    ] {
+        for dir in dirs {
+            repo.write(&format!("{dir}/x.proto"), &file(dir, body));
+        }
+        repo.commit(subject);
+    }
+}
+
+/// `(rule, path)` of each finding of `protocompat audit --format json ARGS` and the exit code.
+fn audit_json(cwd: &std::path::Path, args: &[&str]) -> (i32, Vec<String>) {
+    let mut all = vec!["audit", "--format", "json", "--no-cache"];
+    all.extend_from_slice(args);
+    let out = support::run(cwd, &all);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let found = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap(),
+                f["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), found)
+}
+
+#[test]
+fn audit_reads_the_buf_yaml_at_root_excludes_except_and_ignores() {
+    let repo = Repo::new();
+    repo.write(
+        "buf.yaml",
+        "version: v1\nbuild:\n  excludes: [gen]\nbreaking:\n  except: [FIELD_DELETED_NOT_RESERVED]\n  ignore: [vendor]\n  ignore_only:\n    FIELD_NUMBER_REUSED: [legacy]\n",
+    );
+    reuse_in(&repo, &["api", "gen", "vendor", "legacy"]);
+    let (code, found) = audit_json(repo.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found, ["FIELD_NUMBER_REUSED api/x.proto"]);
+    // --path and --exclude-path narrow it further.
+    let (code, found) = audit_json(repo.path(), &["--exclude-path", "api"]);
+    assert_eq!((code, found), (0, Vec::<String>::new()));
+}
+
+#[test]
+fn audit_config_flag_replaces_the_configuration_at_root() {
+    let repo = Repo::new();
+    repo.write("buf.yaml", "version: v1\nbreaking:\n  except: [HISTORY]\n");
+    reuse_in(&repo, &["api"]);
+    // HISTORY excepted at ROOT: nothing runs.
+    assert_eq!(audit_json(repo.path(), &[]), (0, Vec::new()));
+    let dir = support::tempdir();
+    let toml = dir.path().join("protocompat.toml");
+    std::fs::write(&toml, "[breaking]\nexcept = [\"FIELD_NUMBER_REUSED\"]\n").unwrap();
+    let (code, found) = audit_json(repo.path(), &["--config", toml.to_str().unwrap()]);
+    assert_eq!(
+        (code, found),
+        (
+            0,
+            vec!["FIELD_DELETED_NOT_RESERVED api/x.proto".to_string()]
+        )
+    );
+    // An unknown id is the configuration error `check` gives, exit 2.
+    std::fs::write(&toml, "[breaking]\nexcept = [\"NOT_A_RULE\"]\n").unwrap();
+    let out = support::run(
+        repo.path(),
+        &["audit", "--no-cache", "--config", toml.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("NOT_A_RULE"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn audit_checks_include_roots_and_reads_a_bare_repository() {
+    let repo = Repo::new();
+    reuse_in(&repo, &["api"]);
+    let out = support::run(repo.path(), &["audit", "--no-cache", "-I", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("nowhere @ HEAD: include root does not exist"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // An include root the revision has changes no finding.
+    assert_eq!(
+        audit_json(repo.path(), &["-I", "api"]).1,
+        [
+            "FIELD_DELETED_NOT_RESERVED api/x.proto",
+            "FIELD_NUMBER_REUSED api/x.proto"
+        ]
+    );
+    let bare = support::tempdir();
+    let bare_dir = bare.path().join("repo.git");
+    support::git_in(
+        bare.path(),
+        &[
+            "clone",
+            "--bare",
+            "-q",
+            repo.path().to_str().unwrap(),
+            "repo.git",
+        ],
+    );
+    let (code, found) = audit_json(
+        bare.path(),
+        &["--git-dir", bare_dir.to_str().unwrap(), "api"],
+    );
+    assert_eq!(
+        (code, found),
+        (
+            1,
+            // Paths name ROOT as given, as in `check`'s JSON.
+            vec![
+                "FIELD_DELETED_NOT_RESERVED api/x.proto".to_string(),
+                "FIELD_NUMBER_REUSED api/x.proto".to_string()
+            ]
+        )
+    );
+}
+
+/// A message and an enum that lost members without reserving them: field 2 reused since,
+/// field 3 (`phone`) and value 2 (`BLUE`) open.
+fn unreserved_history() -> Repo {
+    let repo = Repo::new();
+    let text = |fields: &str, values: &str| {
+        format!("{P3}message User {{\n  string id = 1;\n{fields}}}\n\nenum Color {{\n  COLOR_UNSPECIFIED = 0;\n  RED = 1;\n{values}}}\n")
+    };
+    repo.write(
+        "a.proto",
+        &text(
+            "  string email = 2;\n  string phone = 3;\n",
+            "  BLUE = 2;\n",
+        ),
+    );
+    repo.commit("add");
+    repo.write("a.proto", &text("", ""));
+    repo.commit("drop");
+    repo.write("a.proto", &text("  int64 created_at = 2;\n", ""));
+    repo.commit("reuse 2");
+    repo
+}
+
+#[test]
+fn audit_fix_reserves_every_open_deletion_once() {
+    let repo = unreserved_history();
+    let before = std::fs::read_to_string(repo.path().join("a.proto")).unwrap();
+    let dry = support::run(repo.path(), &["audit", "--no-cache", "--fix", "--dry-run"]);
+    let diff = String::from_utf8_lossy(&dry.stdout);
+    assert!(diff.contains("+++ b/a.proto"), "{diff}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        before
+    );
+    let out = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The reuse of 2 is an error no reservation mends.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fixed: a.proto"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        format!("{P3}message User {{\n  reserved 3;\n  reserved \"phone\";\n  string id = 1;\n  int64 created_at = 2;\n}}\n\nenum Color {{\n  reserved 2;\n  reserved \"BLUE\";\n  COLOR_UNSPECIFIED = 0;\n  RED = 1;\n}}\n")
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("By rule: FIELD_NUMBER_REUSED 1."),
+        "{report}"
+    );
+    // Idempotent: a second run finds everything reserved.
+    let fixed = std::fs::read_to_string(repo.path().join("a.proto")).unwrap();
+    let again = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("audit --fix: nothing to reserve."),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        fixed
+    );
+    // Once committed, the history has nothing open.
+    repo.commit("reserve");
+    let (code, found) = audit_json(repo.path(), &[]);
+    assert_eq!(
+        (code, found),
+        (1, vec!["FIELD_NUMBER_REUSED a.proto".to_string()])
+    );
+}
+
+#[test]
+fn audit_fix_refuses_what_check_fix_refuses() {
+    let repo = unreserved_history();
+    let out = support::run(
+        repo.path(),
+        &["audit", "--no-cache", "--fix", "--rev", "HEAD~1"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("drop --rev to fix the working tree"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bare = support::tempdir();
+    support::git_in(
+        bare.path(),
+        &[
+            "clone",
+            "--bare",
+            "-q",
+            repo.path().to_str().unwrap(),
+            "repo.git",
+        ],
+    );
+    let git_dir = bare.path().join("repo.git");
+    let out = support::run(
+        bare.path(),
+        &[
+            "audit",
+            "--no-cache",
+            "--fix",
+            "--git-dir",
+            git_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is bare"));
+    // A working tree that does not build is never edited.
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1\n}}\n"),
+    );
+    let out = support::run(repo.path(), &["audit", "--no-cache", "--fix"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fix refused, nothing was changed"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.proto")).unwrap(),
+        format!("{P3}message User {{\n  string id = 1\n}}\n")
+    );
+}
+
+/// Builds one repository per directory of a `testdata/history/<CASE>/` case: each of its
+/// numbered subdirectories is one commit's tree, oldest first.
+fn repos_of_case(case: &str) -> (tempfile::TempDir, Vec<String>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/history")
+        .join(case);
+    let top = support::tempdir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        let repo = top.path().join(name);
+        std::fs::create_dir(&repo).unwrap();
+        support::git_in(&repo, &["init", "-q"]);
+        let mut commits: Vec<u32> = std::fs::read_dir(dir.join(name))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .collect();
+        commits.sort();
+        for c in commits {
+            let tree = dir.join(name).join(c.to_string());
+            support::git_in(&repo, &["rm", "-rq", "--ignore-unmatch", "."]);
+            for file in std::fs::read_dir(&tree).unwrap().filter_map(Result::ok) {
+                std::fs::copy(file.path(), repo.join(file.file_name())).unwrap();
+            }
+            support::git_in(&repo, &["add", "-A"]);
+            support::git_in(
+                &repo,
+                &[
+                    "-c",
+                    "user.name=Test",
+                    "-c",
+                    "user.email=t@example.com",
+                    "commit",
+                    "-qm",
+                    &format!("commit {c}"),
+                ],
+            );
+        }
+    }
+    (top, names)
+}
+
+/// `RULE root path:line number` of each finding of `audit ARGS --format json` run in `cwd`.
+fn audit_roots(cwd: &std::path::Path, args: &[&str]) -> (i32, Vec<String>, serde_json::Value) {
+    let mut all = vec!["audit", "--format", "json", "--no-cache"];
+    all.extend_from_slice(args);
+    let out = support::run(cwd, &all);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let found = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}:{} {}",
+                f["rule"].as_str().unwrap(),
+                f["root"].as_str().unwrap_or("-"),
+                f["path"].as_str().unwrap(),
+                f["start_line"],
+                f["number"]
+            )
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), found, doc)
+}
+
+#[test]
+fn two_repositories_with_a_conflicting_copy() {
+    let (top, names) = repos_of_case("FIELD_NUMBER_CONFLICT");
+    assert_eq!(names, ["a", "b"]);
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/history/FIELD_NUMBER_CONFLICT/expected.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let lines = |key: &str| -> Vec<String> {
+        expected[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (code, found, doc) = audit_roots(top.path(), &["a", "b"]);
+    assert_eq!((code, found), (1, lines("default")));
+    let conflict = &doc["findings"][1];
+    assert_eq!(conflict["previous"]["root"], "a");
+    assert_eq!(conflict["previous"]["name"], "email");
+    assert_eq!(conflict["current"]["name"], "created_at");
+    assert_eq!(conflict["current"]["added_in"]["subject"], "commit 1");
+    let (code, found, _) = audit_roots(top.path(), &["a", "b", "--all"]);
+    assert_eq!((code, found), (1, lines("all")));
+    // One ROOT alone has nothing to conflict with.
+    let (_, found, _) = audit_roots(top.path(), &["b"]);
+    assert_eq!(found, Vec::<String>::new());
+    // The text report cites each side's repository.
+    let out = support::run(top.path(), &["audit", "--no-cache", "a", "b"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("b/x.proto @ HEAD:6:3"), "{text}");
+    assert!(text.contains("a/x.proto @ HEAD:6:3"), "{text}");
+    assert!(text.contains("added in a "), "{text}");
+    assert!(text.contains("in the histories of 2 roots:"), "{text}");
+}
+
+#[test]
+fn the_conflict_doc_example_triggers_its_rule() {
+    let rule = protocompat::rules::find("FIELD_NUMBER_CONFLICT").expect("registered");
+    assert!(rule.categories.contains(&"HISTORY"));
+    let top = support::tempdir();
+    let mut roots = Vec::new();
+    for i in 1..=2 {
+        let heading = format!("### Repository {i}\n");
+        let at = rule.doc.find(&heading).expect("two repository blocks");
+        let rest = &rule.doc[at + heading.len()..];
+        let start = rest.find("```proto\n").expect("a proto block") + "```proto\n".len();
+        let len = rest[start..].find("```").expect("closed");
+        let dir = top.path().join(format!("r{i}"));
+        std::fs::create_dir(&dir).unwrap();
+        support::git_in(&dir, &["init", "-q"]);
+        std::fs::write(dir.join("x.proto"), &rest[start..start + len]).unwrap();
+        support::git_in(&dir, &["add", "-A"]);
+        support::git_in(
+            &dir,
+            &[
+                "-c",
+                "user.name=T",
+                "-c",
+                "user.email=t@example.com",
+                "commit",
+                "-qm",
+                "copy",
+            ],
+        );
+        roots.push(format!("r{i}"));
+    }
+    let (code, found, _) = audit_roots(top.path(), &[&roots[0], &roots[1]]);
+    assert_eq!(
+        (code, found),
+        (
+            1,
+            vec!["FIELD_NUMBER_CONFLICT r2 r2/x.proto:6 2".to_string()]
+        )
+    );
+}
+
+/// Tags v1 and v2 and a working tree that breaks both (status retyped) and only v2
+/// (`comment`, added in v2, deleted).
+fn tagged_history() -> Repo {
+    let repo = Repo::new();
+    let order = |fields: &str| format!("{P3}message Order {{\n  int64 id = 1;\n{fields}}}\n");
+    repo.write("a.proto", &order("  int32 status = 2;\n"));
+    repo.commit("v1");
+    repo.git(&["tag", "v1"]);
+    repo.write(
+        "a.proto",
+        &order("  int32 status = 2;\n  string comment = 3;\n"),
+    );
+    repo.commit("v2");
+    repo.git(&["tag", "v2"]);
+    repo.git(&["tag", "other"]);
+    repo.write(
+        "a.proto",
+        &order("  string status = 2;\n  reserved 3;\n  reserved \"comment\";\n"),
+    );
+    repo
+}
+
+#[test]
+fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks() {
+    let repo = tagged_history();
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--tags", "v*", "--format", "json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let found: Vec<String> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| !support::is_hazard(f["rule"].as_str().unwrap()))
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap(),
+                f["against"].as_str().unwrap()
+            )
+        })
+        .collect();
+    // The retype breaks v1 and v2 alike: reported once, against v1.
+    assert_eq!(found, ["FIELD_SAME_TYPE v1", "FIELD_NO_DELETE v2"]);
+    assert_eq!(doc["against"], serde_json::json!(["v1", "v2"]));
+    // --since: every commit that touched ROOT from v1 on, the same verdicts.
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--since", "v1", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let short = |rev: &str| {
+        repo.git(&["rev-parse", "--short=10", rev])
+            .trim()
+            .to_string()
+    };
+    assert_eq!(
+        doc["against"],
+        serde_json::json!([short("v1"), short("v2")])
+    );
+    // Nothing to compare with is an error, never a pass.
+    let out = support::run(
+        repo.path(),
+        &["check", "--transitive", "--tags", "release-*"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no tag matches `release-*`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = support::run(repo.path(), &["check", "--transitive", "--tags", "v*"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("--transitive: against `v1`"), "{text}");
+    assert!(
+        text.contains("each reported with the oldest revision it breaks"),
+        "{text}"
+    );
+}
+
+/// A number reused in a message that was itself gone in between (deleted, then recreated)
+/// is a warning in the audit; `check --history` reports it with that severity, not its
+/// rule's, in every format.
+#[test]
+fn check_history_keeps_each_findings_own_severity() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\nmessage Keep {{}}\n"
+        ),
+    );
+    repo.commit("add user");
+    repo.write("a.proto", &format!("{P3}message Keep {{}}\n"));
+    repo.commit("drop user");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 2;\n}}\nmessage Keep {{}}\n"),
+    );
+    let (code, _, doc) = support::check_json(repo.path(), &["--against", "HEAD", "--history"]);
+    let reused: Vec<&serde_json::Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "FIELD_NUMBER_REUSED")
+        .collect();
+    assert_eq!(reused.len(), 1, "{doc}");
+    assert_eq!(reused[0]["severity"], "warning");
+    // A warning does not fail the default `--fail-on error`.
+    assert_eq!(code, 0, "{doc}");
+    let out = support::run(
+        repo.path(),
+        &[
+            "check",
+            "--against",
+            "HEAD",
+            "--history",
+            "--format",
+            "sarif",
+        ],
+    );
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let result = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "FIELD_NUMBER_REUSED")
+        .cloned()
+        .expect("FIELD_NUMBER_REUSED result");
+    assert_eq!(result["level"], "warning");
+}

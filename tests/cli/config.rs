@@ -66,7 +66,11 @@ fn v1beta1_roots_and_unstable_packages() {
         doc["findings"][0]["categories"],
         serde_json::json!(["FILE", "PACKAGE", "WIRE_JSON", "WIRE"])
     );
-    assert_eq!(doc["findings"][0]["previous"]["path"], "proto/a/a.proto");
+    // From the working directory: the old side is the `--against` directory.
+    assert_eq!(
+        doc["findings"][0]["previous"]["path"],
+        "../old/proto/a/a.proto"
+    );
 }
 
 #[test]

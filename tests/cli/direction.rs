@@ -33,7 +33,11 @@ fn findings(old: &str, new: &str, extra: &[&str]) -> Vec<String> {
                 "{} {} {}:{}",
                 f["rule"].as_str().unwrap(),
                 f["direction"].as_str().unwrap(),
-                f["path"].as_str().unwrap_or("<deleted>"),
+                // Paths are from the working directory: each under its side's directory.
+                f["path"].as_str().map_or("<deleted>", |p| {
+                    p.strip_prefix(&format!("{new}/"))
+                        .unwrap_or_else(|| panic!("{p} is not under {new}/"))
+                }),
                 f["start_line"]
             )
         })

@@ -112,7 +112,8 @@ fn worktree_against_a_tag() {
         type_change["categories"],
         serde_json::json!(["FILE", "PACKAGE"])
     );
-    assert_eq!(type_change["previous"]["path"], "acme/v1/order.proto");
+    // From the working directory, under ROOT (`proto`).
+    assert_eq!(type_change["previous"]["path"], "proto/acme/v1/order.proto");
     assert_eq!(type_change["previous"]["start_line"], 7);
 }
 

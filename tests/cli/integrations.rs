@@ -11,7 +11,14 @@ fn protocompat(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn every_subcommand_help_ends_with_examples() {
-    for sub in ["check", "rules", "explain", "completions", "man"] {
+    for sub in [
+        "check",
+        "breaking",
+        "rules",
+        "explain",
+        "completions",
+        "man",
+    ] {
         let out = protocompat(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         let help = String::from_utf8_lossy(&out.stdout);

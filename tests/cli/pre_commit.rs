@@ -425,3 +425,68 @@ fn a_push_of_a_delete_only_commit_is_rejected() {
     assert!(!push.status.success(), "the push went through:\n{output}");
     assert!(output.contains("FILE_NO_DELETE"), "{output}");
 }
+
+/// The `args` of hook `id` in .pre-commit-hooks.yaml.
+fn hook_args(id: &str) -> Vec<String> {
+    let hooks: yaml_serde::Value = yaml_serde::from_str(
+        &std::fs::read_to_string(manifest_dir().join(".pre-commit-hooks.yaml")).expect("hooks"),
+    )
+    .expect("YAML");
+    let hook = hooks
+        .as_sequence()
+        .expect("a list of hooks")
+        .iter()
+        .find(|h| h["id"].as_str() == Some(id))
+        .unwrap_or_else(|| panic!("no hook {id}"));
+    hook["args"]
+        .as_sequence()
+        .expect("args")
+        .iter()
+        .map(|a| a.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// The history hooks run what the plain ones do plus `--history` (run here as pre-commit
+/// would run their `entry` and `args`, without needing pre-commit): a staged reuse of a
+/// number deleted two commits ago is stopped, which the plain hook lets through.
+#[test]
+fn history_hooks_stop_a_number_deleted_long_ago() {
+    let repo = Repo::new();
+    let order = |fields: &str| {
+        format!("syntax = \"proto3\";\n\npackage acme.v1;\n\nmessage Order {{\n  int64 id = 1;\n{fields}}}\n")
+    };
+    repo.write("order.proto", &order("  string email = 2;\n"));
+    repo.commit("add email");
+    repo.write("order.proto", &order(""));
+    repo.commit("drop email");
+    repo.write("order.proto", &order("  int64 created_at = 2;\n"));
+    repo.git(&["add", "-A"]);
+    let run = |id: &str, env: &[(&str, &str)]| {
+        let args = hook_args(id);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(&args)
+            .current_dir(repo.path())
+            .env("NO_COLOR", "1")
+            .envs(env.iter().copied())
+            .output()
+            .expect("runs");
+        (out.status.code(), both(&out))
+    };
+    let (code, output) = run("protocompat", &[]);
+    assert_eq!(code, Some(0), "{output}");
+    let (code, output) = run("protocompat-history", &[]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("FIELD_NUMBER_REUSED"), "{output}");
+    // Pre-push: the pushed commit against what the remote has.
+    let pushed = repo.commit("reuse 2");
+    let refs = [
+        ("PRE_COMMIT_FROM_REF", "HEAD~1"),
+        ("PRE_COMMIT_TO_REF", pushed.as_str()),
+    ];
+    let (code, output) = run("protocompat-push", &refs);
+    assert_eq!(code, Some(0), "{output}");
+    let (code, output) = run("protocompat-push-history", &refs);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("FIELD_NUMBER_REUSED"), "{output}");
+}

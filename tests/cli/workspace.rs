@@ -71,7 +71,11 @@ fn each_module_uses_its_own_rules_and_imports_cross_modules() {
         .collect();
     assert_eq!(
         previous,
-        ["proto/acme/v1/order.proto", "vendor/common/v1/money.proto"]
+        // From the working directory: the old side is `../old`.
+        [
+            "../old/proto/acme/v1/order.proto",
+            "../old/vendor/common/v1/money.proto"
+        ]
     );
 }
 

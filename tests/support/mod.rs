@@ -100,13 +100,49 @@ pub fn check_json(cwd: &Path, args: &[&str]) -> (i32, Vec<Finding>, Value) {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    let prefixes = json_path_prefixes(cwd, args);
     let findings = doc["findings"]
         .as_array()
         .expect("findings array")
         .iter()
-        .map(Finding::from_json)
+        .map(|v| Finding::from_json(v).relative_to(&prefixes))
         .collect();
     (out.status.code().unwrap_or(-1), findings, doc)
+}
+
+/// The prefixes JSON paths carry (they are from the working directory): ROOT's for the new
+/// side, the `--against` directory's (ROOT's for a revision, none for an image) for the old
+/// side.
+fn json_path_prefixes(cwd: &Path, args: &[&str]) -> (String, String) {
+    let mut positional = None;
+    let mut against = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i] {
+            "--against" => {
+                against = args.get(i + 1).copied();
+                i += 1;
+            }
+            a if a.starts_with("--against=") => against = Some(&a["--against=".len()..]),
+            // Options taking a value (so the value is not mistaken for ROOT).
+            "--rev" | "--git-dir" | "-I" | "--include" | "--path" | "--exclude-path"
+            | "--config" | "--against-config" | "--format" | "--fail-on" | "--direction"
+            | "--link-base" | "--error-format" | "--color" => i += 1,
+            a if a.starts_with('-') => {}
+            a if positional.is_none() => positional = Some(a),
+            _ => {}
+        }
+        i += 1;
+    }
+    let prefix = |dir: &str| protocompat::report::path_prefix(Path::new(dir));
+    let new = prefix(positional.unwrap_or("."));
+    let old = match against {
+        Some(a) if cwd.join(a).is_dir() && !args.contains(&"--merge-base") => prefix(a),
+        // An image names its files by their own paths.
+        Some(a) if cwd.join(a).is_file() => String::new(),
+        _ => new.clone(),
+    };
+    (new, old)
 }
 
 /// Runs a check that must fail with exit code 2 and returns its stderr.
@@ -144,6 +180,22 @@ impl Finding {
             end: (n("end_line"), n("end_column")),
             previous_path: v["previous"]["path"].as_str().map(str::to_string),
         }
+    }
+
+    /// The paths relative to each side's ROOT, as the tests state them; each must carry its
+    /// side's prefix.
+    fn relative_to(mut self, (new, old): &(String, String)) -> Finding {
+        let strip = |path: &mut Option<String>, prefix: &str| {
+            if let Some(p) = path {
+                *p = p
+                    .strip_prefix(prefix)
+                    .unwrap_or_else(|| panic!("JSON path {p} does not start with {prefix:?}"))
+                    .to_string();
+            }
+        };
+        strip(&mut self.path, new);
+        strip(&mut self.previous_path, old);
+        self
     }
 }
 

@@ -105,7 +105,7 @@ pub(in crate::link) fn extension_not_required(field: &ast::FieldDecl) -> Option<
 pub(in crate::link) fn no_json_name_on_extension(field: &ast::FieldDecl) -> Option<(Span, String)> {
     let default = crate::model::default_json_name(&field.name.text);
     let option = field.options.iter().find(|o| {
-        o.canonical_name() == "json_name" && o.value.as_str() != Some(default.as_str())
+        o.canonical_name() == "json_name" && o.value.as_str().as_deref() != Some(default.as_str())
     })?;
     Some((
         option.span,

@@ -6,6 +6,7 @@
 
 pub(super) mod declarations;
 mod import_list;
+pub(super) mod option_names;
 mod options_twice;
 pub(super) mod proto3;
 mod ranges;

@@ -302,3 +302,118 @@ fn allow_alias_without_aliases() {
         Vec::new()
     );
 }
+
+#[test]
+fn an_unknown_builtin_option() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\noption java_pakage = \"x\";\n"),
+        error(
+            "option `java_pakage` is unknown: `google.protobuf.FileOptions` has no field of that name (a custom option is written in parentheses: `(java_pakage)`)",
+            "java_pakage"
+        )
+    );
+    // OneofOptions has no `deprecated`.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { oneof o { option deprecated = true; int32 a = 1; } }\n"),
+        error(
+            "option `deprecated` is unknown: `google.protobuf.OneofOptions` has no field of that name (a custom option is written in parentheses: `(deprecated)`)",
+            "deprecated"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\noption uninterpreted_option = 1;\n"),
+        error(
+            "option `uninterpreted_option` is reserved: no option may set it",
+            "uninterpreted_option"
+        )
+    );
+}
+
+/// Every built-in option of each options message resolves (`default` and `json_name` on
+/// fields too).
+#[test]
+fn builtin_options_resolve() {
+    assert_eq!(
+        one_file(
+            "syntax = \"proto2\";\noption java_package = \"x\";\noption optimize_for = SPEED;\n\
+             message M {\n  option deprecated = true;\n  extensions 10 to 20 [verification = UNVERIFIED];\n\
+             optional int32 a = 1 [default = 1, json_name = \"b\", deprecated = true];\n\
+             oneof o { int32 c = 2; }\n}\n\
+             enum E { option allow_alias = true; A = 0 [deprecated = true]; B = 0; }\n\
+             service S { option deprecated = true; rpc R(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; } }\n"
+        ),
+        []
+    );
+}
+
+const CUSTOM: &str =
+    "syntax = \"proto2\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+     message Foo { optional string a = 1; extensions 10 to 20; }\n\
+     extend Foo { optional int32 b = 10; }\n\
+     extend google.protobuf.FileOptions { optional int32 f = 20000; }\n\
+     message Holder { extend google.protobuf.MessageOptions { optional int32 m = 20000; } }\n";
+
+#[test]
+fn custom_options_resolve_from_the_scope_of_the_element() {
+    let text = format!(
+        "{CUSTOM}option (f) = 1;\noption (p.f) = 1;\noption (.p.f) = 1;\n\
+         message Other {{ option (Holder.m) = 1; }}\n"
+    );
+    assert_eq!(one_file(&text), []);
+}
+
+#[test]
+fn a_custom_option_that_does_not_resolve() {
+    assert_eq!(
+        one_file(&format!("{CUSTOM}option (g) = 1;\n")),
+        error(
+            "option `(g)` is unknown: no extension of that name is visible here (declare it, or import the file that declares it)",
+            "(g)"
+        )
+    );
+    // A message is not an option; neither is a method, even one named like an extension:
+    // protoc's lookup stops at the innermost symbol of any kind.
+    assert_eq!(
+        one_file(&format!("{CUSTOM}option (Foo) = 1;\n")),
+        error(
+            "option `(Foo)` is unknown: no extension of that name is visible here (declare it, or import the file that declares it)",
+            "(Foo)"
+        )
+    );
+    assert_eq!(
+        one_file(&format!(
+            "{CUSTOM}extend google.protobuf.MethodOptions {{ optional string R = 20000; }}\n\
+             service S {{ rpc R(Foo) returns (Foo) {{ option (R) = \"x\"; }} }}\n"
+        )),
+        error(
+            "option `(R)` is unknown: no extension of that name is visible here (declare it, or import the file that declares it)",
+            "(R)"
+        )
+    );
+}
+
+#[test]
+fn a_custom_option_of_another_message() {
+    assert_eq!(
+        one_file(&format!("{CUSTOM}option (b) = 1;\n")),
+        error(
+            "option `(b)`: `p.b` is not an extension of `google.protobuf.FileOptions` (it extends `p.Foo`)",
+            "(b)"
+        )
+    );
+    assert_eq!(
+        one_file(&format!("{CUSTOM}option (Foo.a) = \"x\";\n")),
+        error(
+            "option `(Foo.a)`: `p.Foo.a` is not an extension of `google.protobuf.FileOptions` (it is a field, not an extension)",
+            "(Foo.a)"
+        )
+    );
+    // A message option used on a field.
+    assert_eq!(
+        one_file(&format!("{CUSTOM}message N {{ optional int32 x = 1 [(Holder.m) = 1]; }}\n")),
+        error(
+            "option `(Holder.m)`: `p.Holder.m` is not an extension of `google.protobuf.FieldOptions` (it extends `google.protobuf.MessageOptions`)",
+            "(Holder.m)"
+        )
+    );
+}

@@ -235,5 +235,100 @@ fn deleted_values(old: &Enum, new: &Enum, reported: &Reported) -> Wanted {
     wanted
 }
 
+/// What `audit --fix` does to one message or enum: the edits, and which of the requested
+/// numbers and names are settled once they apply (reserved, newly or already; a name also
+/// when a member still uses it).
+#[derive(Debug, Default)]
+pub struct ElementFix {
+    pub edits: Vec<Edit>,
+    pub numbers: BTreeSet<i64>,
+    pub names: BTreeSet<String>,
+}
+
+/// `audit --fix`: the edits that reserve `numbers` and `names` in the message or enum
+/// `full_name` of `file`, leaving out what it already reserves and what protoc would reject
+/// (a number or name still in use, a field number inside an extension range). `None` when
+/// the file declares no such element.
+pub fn reserve_in(
+    file: &crate::model::File,
+    full_name: &str,
+    numbers: &BTreeSet<i64>,
+    names: &BTreeSet<String>,
+) -> Option<ElementFix> {
+    // (body, reservations, numbers and names in use, numbers in extension ranges)
+    let (body, reserved, used_numbers, used_names, extensions) =
+        match find_message(&file.messages, full_name) {
+            Some(m) => (
+                Body::of_message(m),
+                Reservations::of_message(m),
+                m.fields.iter().map(|f| f.number).collect::<HashSet<i64>>(),
+                m.fields
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<HashSet<&str>>(),
+                NumberSet::of(&m.extension_ranges),
+            ),
+            None => {
+                let e = find_enum(file, full_name)?;
+                (
+                    Body::of_enum(e),
+                    Reservations::of_enum(e),
+                    e.values.iter().map(|v| v.number).collect(),
+                    e.values.iter().map(|v| v.name.as_str()).collect(),
+                    NumberSet::of(&[]),
+                )
+            }
+        };
+    let free_number = |n: i64| !used_numbers.contains(&n) && !extensions.contains(n);
+    let free_name = |n: &str| !used_names.contains(n);
+    let mut fix = ElementFix::default();
+    let mut wanted = Wanted::default();
+    for &n in numbers {
+        if reserved.number(n) {
+            fix.numbers.insert(n);
+        } else if free_number(n) {
+            wanted.numbers.insert(n);
+            fix.numbers.insert(n);
+        }
+    }
+    for n in names {
+        // A name still in use cannot be reserved, and a reader of the old name meets the
+        // live field: settled either way.
+        if reserved.name(n) || !free_name(n) {
+            fix.names.insert(n.clone());
+        } else {
+            wanted.names.insert(n.clone());
+            fix.names.insert(n.clone());
+        }
+    }
+    fix.edits = reserve::edits(file, &body, &wanted);
+    Some(fix)
+}
+
+fn find_message<'a>(messages: &'a [Message], full_name: &str) -> Option<&'a Message> {
+    messages.iter().find_map(|m| {
+        if m.full_name == full_name {
+            Some(m)
+        } else {
+            find_message(&m.messages, full_name)
+        }
+    })
+}
+
+fn find_enum<'a>(file: &'a crate::model::File, full_name: &str) -> Option<&'a Enum> {
+    fn in_messages<'a>(messages: &'a [Message], full_name: &str) -> Option<&'a Enum> {
+        messages.iter().find_map(|m| {
+            m.enums
+                .iter()
+                .find(|e| e.full_name == full_name)
+                .or_else(|| in_messages(&m.messages, full_name))
+        })
+    }
+    file.enums
+        .iter()
+        .find(|e| e.full_name == full_name)
+        .or_else(|| in_messages(&file.messages, full_name))
+}
+
 #[cfg(test)]
 mod tests;

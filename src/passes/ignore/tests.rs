@@ -22,6 +22,7 @@ fn finding_at(schema: &Schema, rule: &'static str, at: &str) -> Finding {
         focus: None,
         group: None,
         direction: crate::rules::Direction::Both,
+        severity: None,
     }
 }
 

@@ -6,7 +6,7 @@ use crate::model::{Enum, FieldType};
 
 use super::side::FieldSide;
 use super::text::go_float;
-use crate::rules::quote::quote;
+use crate::rules::quote::quote_bytes;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -55,47 +55,20 @@ pub fn field_default(side: &FieldSide) -> FieldDefault {
     if kind == FieldType::Enum {
         return enum_default(side.enum_type(), written);
     }
-    let from_source = match kind {
-        FieldType::Bytes => bytes_default_from_source(side).map(Value::Text),
-        _ => None,
-    };
-    let value = from_source
+    let value = written_bytes(side)
+        .filter(|_| matches!(kind, FieldType::String | FieldType::Bytes))
+        .map(Value::Text)
         .or_else(|| written.and_then(|text| parse_default(kind, text)))
         .unwrap_or_else(|| zero_value(kind));
     let printable = printable(kind, &value);
     FieldDefault { value, printable }
 }
 
-/// The exact bytes of a `bytes` default, read from the string literal(s) in the source: the
-/// model keeps string values as (lossy) UTF-8, which would merge distinct non-UTF-8 bytes.
-fn bytes_default_from_source(side: &FieldSide) -> Option<Vec<u8>> {
+/// The exact bytes of a string or bytes `default = "..."`, as the lexer decoded them (the
+/// descriptor-form `default_value` of a string field is UTF-8 text, so not exact).
+fn written_bytes(side: &FieldSide) -> Option<Vec<u8>> {
     let entry = side.field().options.get("default")?;
-    let text = side.file().text.get(entry.span.range())?;
-    let (_, value) = text.split_once('=')?;
-    let mut bytes = Vec::new();
-    let mut rest = value.trim_start();
-    let mut found = false;
-    while let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') {
-        let body = &rest[1..];
-        let end = literal_end(body, quote)?;
-        bytes.extend(c_unescape(&body[..end]));
-        rest = body[end + 1..].trim_start();
-        found = true;
-    }
-    found.then_some(bytes)
-}
-
-/// The index of the closing quote of a string literal body, skipping escaped characters.
-fn literal_end(body: &str, quote: char) -> Option<usize> {
-    let mut chars = body.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c == '\\' {
-            chars.next();
-        } else if c == quote {
-            return Some(i);
-        }
-    }
-    None
+    entry.value.as_bytes().map(<[u8]>::to_vec)
 }
 
 fn enum_default(enum_type: Option<&Enum>, written: Option<&str>) -> FieldDefault {
@@ -286,7 +259,7 @@ fn printable(kind: FieldType, value: &Value) -> String {
             let parts: Vec<String> = t.iter().map(|b| format!("0x{b:X}")).collect();
             format!("[{}]", parts.join(","))
         }
-        Value::Text(t) => quote(&String::from_utf8_lossy(t)),
+        Value::Text(t) => quote_bytes(t),
     }
 }
 

@@ -248,6 +248,42 @@ fn bytes_defaults_keep_non_utf8_bytes() {
     );
 }
 
+/// String defaults compare their exact bytes: `\377` and `\376` are distinct bytes that are not
+/// UTF-8 (a lossy UTF-8 model read both as U+FFFD); buf prints them as Go's `%q` does.
+#[test]
+fn string_defaults_compare_exact_bytes() {
+    let old = proto2("message M {\n  optional string s = 1 [default = \"a\\377\"];\n}\n");
+    let new = proto2("message M {\n  optional string s = 1 [default = \"a\\376\"];\n}\n");
+    assert_eq!(
+        run(RuleId::FieldSameDefault, &old, &new),
+        [(
+            "4:26-4:43".to_string(),
+            "Field \"1\" with name \"s\" on message \"M\" changed default value from \"a\\xff\" \
+             to \"a\\xfe\"."
+                .to_string()
+        )]
+    );
+}
+
+/// protoc truncates an octal escape above `\377` to its low byte: `\777` is the byte 0xff, the
+/// same default as `\377`, so nothing changed.
+#[test]
+fn octal_escape_above_377_is_the_same_byte() {
+    let old = proto2("message M {\n  optional bytes b = 1 [default = \"\\377\"];\n}\n");
+    let new = proto2("message M {\n  optional bytes b = 1 [default = \"\\777\"];\n}\n");
+    assert_eq!(run(RuleId::FieldSameDefault, &old, &new), []);
+    let changed = proto2("message M {\n  optional bytes b = 1 [default = \"\\776\"];\n}\n");
+    assert_eq!(
+        run(RuleId::FieldSameDefault, &old, &changed),
+        [(
+            "4:25-4:41".to_string(),
+            "Field \"1\" with name \"b\" on message \"M\" changed default value from [0xFF] \
+             to [0xFE]."
+                .to_string()
+        )]
+    );
+}
+
 #[test]
 fn json_name_and_jstype_point_at_the_option() {
     let old = proto3("message M {\n  int64 a = 1 [json_name = \"x\", jstype = JS_STRING];\n}\n");

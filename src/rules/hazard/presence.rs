@@ -39,7 +39,7 @@ pub(in crate::rules) fn changed(sides: &FieldSides, out: &mut Sink) {
     let (Some(was), Some(is)) = (presence(old), presence(new)) else {
         return;
     };
-    if was == is {
+    if was == is || !zero_is_data(if is { old } else { new }) {
         return;
     }
     let how = how_it_changed(old, new);
@@ -160,6 +160,25 @@ fn zero_of(side: &FieldSide) -> String {
     }
 }
 
+/// Whether the side's zero value can be data that presence would tell from unset. Not for a
+/// string or bytes field (an empty string is rarely data), nor for an enum whose zero value
+/// is a dedicated `*_UNSPECIFIED` / `*_UNKNOWN` (it says "unset" itself). Wrappers and
+/// messages count: replacing them changes what a reader can tell.
+fn zero_is_data(side: &FieldSide) -> bool {
+    match side.kind() {
+        FieldType::String | FieldType::Bytes => false,
+        FieldType::Enum => !zero_value_name(side).is_some_and(|n| means_unset(&n)),
+        _ => true,
+    }
+}
+
+/// `UNSPECIFIED`, `UNKNOWN`, or a name ending in `_UNSPECIFIED` / `_UNKNOWN`.
+fn means_unset(name: &str) -> bool {
+    ["UNSPECIFIED", "UNKNOWN"]
+        .iter()
+        .any(|word| name == *word || name.ends_with(&format!("_{word}")))
+}
+
 /// FIELD_IMPLICIT_ZERO: a field added to a message, scalar or enum, with implicit presence.
 pub(in crate::rules) fn implicit_zero(ctx: &Ctx, out: &mut Sink) {
     for field in added_fields(ctx) {
@@ -167,16 +186,9 @@ pub(in crate::rules) fn implicit_zero(ctx: &Ctx, out: &mut Sink) {
             continue;
         }
         let kind = field.kind();
-        // An empty string is rarely data; an enum with a dedicated zero says "unset" itself.
-        if matches!(kind, FieldType::String | FieldType::Bytes) {
-            continue;
-        }
-        let zero_name = zero_value_name(&field);
-        if kind == FieldType::Enum
-            && zero_name
-                .as_deref()
-                .is_some_and(|n| n.ends_with("_UNSPECIFIED") || n.ends_with("_UNKNOWN"))
-        {
+        // A new flag reads false when unset, which is what a flag added later means by
+        // design (88 of googleapis' 132 findings on HEAD~500..HEAD were such flags).
+        if kind == FieldType::Bool || !zero_is_data(&field) {
             continue;
         }
         let f = field.field();
@@ -239,6 +251,21 @@ fn wrapper_stem(kind: FieldType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dedicated_zero_names_mean_unset() {
+        for name in [
+            "UNSPECIFIED",
+            "UNKNOWN",
+            "STATUS_UNSPECIFIED",
+            "SEVERITY_UNKNOWN",
+        ] {
+            assert!(means_unset(name), "{name}");
+        }
+        for name in ["CHANNEL_WEB", "NONE", "UNSPECIFIED_X", "XUNKNOWN"] {
+            assert!(!means_unset(name), "{name}");
+        }
+    }
 
     #[test]
     fn enum_prefixes_are_screaming_snake_case() {

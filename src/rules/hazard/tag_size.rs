@@ -16,7 +16,12 @@ pub(in crate::rules) fn check(ctx: &Ctx, out: &mut Sink) {
         let Some(message) = field.at.message else {
             continue;
         };
-        let free = free_small_numbers(message);
+        let old = ctx
+            .old_index
+            .messages
+            .get(&message.full_name)
+            .map(|m| m.item);
+        let free = free_small_numbers(message, old);
         let Some(first) = free.first() else {
             continue;
         };
@@ -38,10 +43,14 @@ pub(in crate::rules) fn check(ctx: &Ctx, out: &mut Sink) {
     }
 }
 
-/// Numbers 1–15 that no field, reservation or extension range of the message takes.
-fn free_small_numbers(message: &Message) -> Vec<i64> {
+/// Numbers 1–15 that no field, reservation or extension range of the message takes, above
+/// the highest number the old message used: a gap below it was most likely left by a deleted
+/// field (reserved or not), and the hint must never suggest reusing one (googleapis renumbers
+/// messages this way: fields 5 and 35-47, then a new 65).
+fn free_small_numbers(message: &Message, old: Option<&Message>) -> Vec<i64> {
     let reserved = Reservations::of_message(message);
-    (1..=15)
+    let highest_old = old.map_or(0, highest_number);
+    (highest_old + 1..=15)
         .filter(|n| !message.fields.iter().any(|f| f.number == *n))
         .filter(|n| !reserved.number(*n))
         .filter(|n| {
@@ -51,4 +60,14 @@ fn free_small_numbers(message: &Message) -> Vec<i64> {
                 .any(|r| (r.start..=r.end).contains(n))
         })
         .collect()
+}
+
+/// The highest number a message's fields and reserved ranges take.
+fn highest_number(message: &Message) -> i64 {
+    let fields = message.fields.iter().map(|f| f.number);
+    let reserved = message
+        .reserved_ranges
+        .iter()
+        .map(|r| r.end.min(crate::model::FIELD_MAX));
+    fields.chain(reserved).max().unwrap_or(0)
 }

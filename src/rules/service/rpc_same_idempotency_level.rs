@@ -13,8 +13,7 @@ fn idempotency_level(method: &crate::model::Method) -> String {
         .options
         .value(IDEMPOTENCY_LEVEL)
         .and_then(|v| v.as_str())
-        .unwrap_or("IDEMPOTENCY_UNKNOWN")
-        .to_string()
+        .map_or_else(|| "IDEMPOTENCY_UNKNOWN".to_string(), |v| v.into_owned())
 }
 
 pub(in crate::rules) fn check(pair: &MethodPair, out: &mut Sink) {
