@@ -231,6 +231,6 @@ impl FailOn {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod skip_tests;
+#[cfg(test)]
+mod tests;
