@@ -7,7 +7,7 @@
 //! and Google's versioning guide (AIP-181, AIP-185) lets alpha and beta channels break;
 //! SemVer's major version zero (`v0`) allows anything.
 
-use super::{element, Change, Class, Review};
+use super::{element, Change, Class, Kind, Review};
 use crate::config::is_unstable_package;
 use crate::engine::severity;
 use crate::rules::Severity;
@@ -28,6 +28,25 @@ pub fn class(change: &mut Change) {
         }
         (false, _) => change.base,
     };
+}
+
+/// The elements of a deleted file go with it: their removal is as major as the file's (the
+/// rules report the file once, not every message in it).
+pub fn with_their_file(changes: &mut [Change]) {
+    let major_removed_files: std::collections::HashSet<String> = changes
+        .iter()
+        .filter(|c| c.kind == Kind::Removed && c.element_kind == "file" && c.class == Class::Major)
+        .map(|c| c.path.clone())
+        .collect();
+    for change in changes.iter_mut() {
+        let in_removed_file = change.kind == Kind::Removed
+            && change.element_kind != "file"
+            && major_removed_files.contains(&change.path);
+        if in_removed_file && change.class < Class::Major {
+            change.class = Class::Major;
+            change.description.push_str(" with its file");
+        }
+    }
 }
 
 /// Whether the package's last component is an unstable version.

@@ -158,6 +158,7 @@ pub fn review(modules: &[Compared], findings: &[Finding]) -> Review {
         }
         classify::class(change);
     }
+    classify::with_their_file(&mut changes);
     changes.sort_by(|a, b| {
         (
             &a.path,

@@ -2,7 +2,7 @@
 //! UTF-8 is a string: readers of the `string` side reject or mangle other bytes.
 
 use crate::finding::Sink;
-use crate::model::{FieldType, Utf8Validation};
+use crate::model::{FieldType, JavaUtf8Validation, Utf8Validation};
 use crate::rules::pairs::FieldSides;
 use crate::rules::Direction;
 
@@ -15,15 +15,23 @@ pub(in crate::rules) fn check(sides: &FieldSides, out: &mut Sink) {
         (FieldType::String, FieldType::Bytes) => (old, Direction::Forward, "old readers"),
         _ => return,
     };
-    let what = match string_side.field().features.utf8_validation.value {
-        Utf8Validation::Verify => format!(
+    let features = &string_side.field().features;
+    let java_verifies = features.java_utf8_validation.value == JavaUtf8Validation::Verify;
+    let what = match (features.utf8_validation.value, java_verifies) {
+        (Utf8Validation::Verify, _) => format!(
             "{readers} (`string`, UTF-8 validated) fail to parse the whole message when the \
              bytes are not valid UTF-8: C++, Java, Go and Python report a parse error"
         ),
-        Utf8Validation::None => format!(
-            "{readers} (`string`, utf8_validation NONE) accept non-UTF-8 bytes but mangle them: \
-             Java replaces each invalid sequence with U+FFFD when it reads the string, while \
-             C++ and Go keep the raw bytes in a string type that other code assumes is text"
+        (Utf8Validation::None, false) => format!(
+            "{readers} (`string`, utf8_validation NONE) accept non-UTF-8 bytes but may mangle \
+             them: C++ and Go keep the raw bytes in a string that other code assumes is text; \
+             Java keeps them (getXBytes()) but decodes them to U+FFFD in the string getter, \
+             and Java Lite replaces them with U+FFFD as it parses"
+        ),
+        (Utf8Validation::None, true) => format!(
+            "{readers} (`string`, utf8_validation NONE, but validated in Java) split: Java \
+             fails to parse the whole message when the bytes are not valid UTF-8, while C++ \
+             and Go keep the raw bytes in a string that other code assumes is text"
         ),
     };
     let finding = out.add(
