@@ -22,14 +22,18 @@ compare the commit with its first parent, with the same layout and rules:
   file outside those directories is the same on both sides).
 
 A commit agrees when both tools build it and give the same multiset of findings (rule,
-path, span, message), or both refuse it for the same class of reason (import not found,
+path, span, message; protocompat's own HAZARD rules, which buf does not have, are counted
+apart by rule and not compared), or both refuse it for the same class of reason (import not found,
 unresolved name, number reused, ...: `classify`; each side's errors are classified one by
 one, and the two must share a class). buf runs with `--exclude-imports`. Per repository
 the script records commits, findings of each side, identical / missing / extra, refusals
 of each side classified by reason, and wall and CPU time of each tool, as JSON under
-`scripts/history-results/` (no repository content beyond paths and messages). Needs buf
-(BUF env var, default the npm install used while developing); without it the script says
-so and exits 0. Exit 1 when any commit disagrees.
+`scripts/history-results/` (no repository content beyond paths and messages), rewritten
+after every commit so that an interrupted run keeps what it did. Needs buf (BUF env var,
+default the npm install used while developing); without it the script says so and exits
+0, and so it does for a repository whose git directory or dependency directory is missing.
+PROTOCOMPAT_COMMIT names the binary's commit in the record. Exit 1 when any commit
+disagrees.
 """
 import argparse
 import json
@@ -619,6 +623,11 @@ def reasons_text(counts):
     return ", ".join(f"{n} {r}" for r, n in sorted(counts.items(), key=lambda x: -x[1])) or "–"
 
 
+def closure_mark(s):
+    closure = s["layout"]["closure"] and not s["name"].endswith("-closure")
+    return " (closure)" if closure else ""
+
+
 def own_text(s):
     if "protocompat_own_findings" not in s:
         return "not counted"  # recorded before protocompat had HAZARD rules
@@ -641,7 +650,7 @@ def summarize(out_dir):
                        if refusal_verdict(e) == "both refused")
         other = {v: n for v, n in s["refusal_verdicts"].items() if v != "both refused"}
         lines.append(
-            f"| {s['name']}{' (closure)' if s['layout']['closure'] else ''}"
+            f"| {s['name']}{closure_mark(s)}"
             f"{'' if s.get('complete', True) else ' (stopped early)'} | {s['compared']} "
             f"| {s['buf_findings']:,} / {s['protocompat_findings']:,} "
             f"| {s['identical_findings']:,} | {s['missing']} | {s['extra']} "

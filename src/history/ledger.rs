@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use git2::Oid;
+use serde::{Deserialize, Serialize};
 
 use super::summary::{Element, FileSummary, Kind, Member, Span};
 
@@ -16,16 +17,17 @@ use super::summary::{Element, FileSummary, Kind, Member, Span};
 pub type CommitIdx = u32;
 
 /// Where something was seen: the commit, the file and its blob, the span in that blob.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Occurrence {
     pub commit: CommitIdx,
     pub path: Arc<str>,
+    #[serde(with = "super::oid_bytes")]
     pub blob: Oid,
     pub span: Span,
 }
 
 /// One name/type/label a number had, from commit `at` on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Version {
     pub name: String,
     pub ty: String,
@@ -34,7 +36,7 @@ pub struct Version {
 }
 
 /// One use of a number, from its addition to its deletion.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Life {
     /// In order; a rename or retype in place adds a version (not a new life).
     pub versions: Vec<Version>,
@@ -59,7 +61,7 @@ impl Life {
 }
 
 /// A reserved number range still held, and since when.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Reservation {
     pub start: i64,
     pub end: i64,
@@ -68,7 +70,7 @@ pub struct Reservation {
 }
 
 /// A reservation removed while its element lived on.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Dropped {
     /// A range of numbers, or a name.
     pub what: Reserved,
@@ -78,14 +80,14 @@ pub struct Dropped {
     pub at: Occurrence,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reserved {
     Numbers(i64, i64),
     Name(String),
 }
 
 /// The history of one message, enum or extendee.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ElementLedger {
     pub kind: Kind,
     /// (added, deleted) of the element itself.
@@ -161,12 +163,15 @@ struct State {
 pub type FileVersion = (Oid, Arc<FileSummary>);
 
 /// The ledger of every element, and the snapshot it was last updated to.
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Ledger {
+    #[serde(with = "super::pairs")]
     pub elements: HashMap<(String, Kind), ElementLedger>,
     /// The files under ROOT now: path -> (blob, summary).
+    #[serde(with = "super::files")]
     files: BTreeMap<Arc<str>, (Oid, Arc<FileSummary>)>,
     /// Which files declare each element.
+    #[serde(with = "super::pairs")]
     defs: HashMap<(String, Kind), BTreeSet<Arc<str>>>,
 }
 

@@ -10,6 +10,7 @@ pub mod config;
 pub mod conflict;
 pub mod fix;
 pub mod ledger;
+mod ledger_cache;
 pub mod progress;
 pub mod rules;
 pub mod summary;
@@ -57,10 +58,11 @@ pub struct AuditOptions {
 }
 
 /// A blob that could not be read at some commit: its elements were carried over.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Unreadable {
     pub commit: CommitIdx,
     pub path: String,
+    #[serde(with = "oid_bytes")]
     pub blob: Oid,
     pub reason: String,
 }
@@ -73,6 +75,8 @@ pub struct AuditStats {
     /// Distinct blobs read (parsed now / found in the cache).
     pub blobs_parsed: usize,
     pub blobs_cached: usize,
+    /// The ledger came from the cache of this very walk (nothing walked or applied).
+    pub ledger_cached: bool,
     pub elapsed: Duration,
 }
 
@@ -212,25 +216,42 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         modules: audit_config.layout(),
         progress: opts.progress,
     };
-    let walked = walk::walk(&repo, &walk_opts)?;
-    let mut store = if opts.cache {
-        cache::Cache::load(&git_dir)
-    } else {
-        cache::Cache::default()
-    };
-    let (parsed, cached) = summarize_all(&git_dir, &walked, &mut store, opts.progress);
-    if opts.cache {
-        if let Err(e) = store.save(&git_dir) {
-            warnings.push(miette!(
-                severity = miette::Severity::Warning,
-                "could not write the audit cache under {}: {e}",
-                git_dir.display()
-            ));
+    let tip = walk::commit_of(&repo, &walk_opts.rev)?;
+    let key = ledger_cache::key(tip, &walk_opts, &git_dir);
+    let cached_walk = opts
+        .cache
+        .then(|| ledger_cache::load(&git_dir, &key))
+        .flatten();
+    let ledger_cached = cached_walk.is_some();
+    let (stored, parsed) = match cached_walk {
+        Some(stored) => (stored, 0),
+        None => {
+            let (stored, parsed) =
+                walk_and_apply(&repo, &git_dir, &walk_opts, opts, &mut warnings)?;
+            if opts.cache {
+                // The summaries file was just written: the key names the new one.
+                let key = ledger_cache::key(tip, &walk_opts, &git_dir);
+                if let Err(e) = ledger_cache::save(&git_dir, &key, &stored) {
+                    warnings.push(miette!(
+                        severity = miette::Severity::Warning,
+                        "could not write the audit cache under {}: {e}",
+                        git_dir.display()
+                    ));
+                }
+            }
+            (stored, parsed)
         }
-    }
-    let (ledger, unreadable) = apply_all(&walked, &store);
+    };
+    let ledger_cache::Stored {
+        commits,
+        ledger,
+        unreadable,
+        walked,
+        changed,
+        blobs,
+    } = stored;
     for u in &unreadable {
-        let c = &walked.commits[u.commit as usize];
+        let c = &commits[u.commit as usize];
         let text = format!(
             "{} @ {}: cannot be read ({}); its elements are carried over from the previous commit",
             u.path,
@@ -247,7 +268,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
             diagnostics: unreadable
                 .iter()
                 .map(|u| {
-                    let c = &walked.commits[u.commit as usize];
+                    let c = &commits[u.commit as usize];
                     miette!(
                         help = "fix or fetch the file, or audit without --strict to carry the elements over",
                         "{} @ {}: cannot be read ({})",
@@ -260,22 +281,60 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         });
     }
     let stats = AuditStats {
-        commits_walked: walked.walked,
-        commits_changed: walked.steps.len(),
+        commits_walked: walked,
+        commits_changed: changed,
         blobs_parsed: parsed,
-        blobs_cached: cached,
+        blobs_cached: blobs - parsed,
+        ledger_cached,
         elapsed: started.elapsed(),
     };
     Ok(History {
         git_dir,
         root,
-        commits: walked.commits,
+        commits,
         ledger,
         unreadable,
         warnings,
         stats,
         config: audit_config,
     })
+}
+
+/// Walks the history, summarises the blobs the cache lacks and applies every commit to a
+/// new ledger. Returns the walk and how many blobs were parsed.
+fn walk_and_apply(
+    repo: &Repository,
+    git_dir: &Path,
+    walk_opts: &WalkOptions,
+    opts: &AuditOptions,
+    warnings: &mut Vec<Report>,
+) -> Result<(ledger_cache::Stored, usize), Error> {
+    let walked = walk::walk(repo, walk_opts)?;
+    let mut store = if opts.cache {
+        cache::Cache::load(git_dir)
+    } else {
+        cache::Cache::default()
+    };
+    let (parsed, cached) = summarize_all(git_dir, &walked, &mut store, opts.progress);
+    if opts.cache {
+        if let Err(e) = store.save(git_dir) {
+            warnings.push(miette!(
+                severity = miette::Severity::Warning,
+                "could not write the audit cache under {}: {e}",
+                git_dir.display()
+            ));
+        }
+    }
+    let (ledger, unreadable) = apply_all(&walked, &store);
+    let stored = ledger_cache::Stored {
+        walked: walked.walked,
+        changed: walked.steps.len(),
+        blobs: parsed + cached,
+        commits: walked.commits,
+        ledger,
+        unreadable,
+    };
+    Ok((stored, parsed))
 }
 
 /// `--config` (or the configuration at ROOT at REV) and `-I`, read as `check` reads them.
@@ -455,4 +514,72 @@ fn apply_all(walked: &walk::Walked, store: &cache::Cache) -> (Ledger, Vec<Unread
         ledger.finish(last.commit);
     }
     (ledger, unreadable)
+}
+
+/// `Oid` as its 20 bytes, for the caches.
+mod oid_bytes {
+    use git2::Oid;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(oid: &Oid, s: S) -> Result<S::Ok, S::Error> {
+        oid.as_bytes().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Oid, D::Error> {
+        let bytes: Vec<u8> = Vec::deserialize(d)?;
+        Oid::from_bytes(&bytes).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A map with tuple keys as a list of pairs (postcard has no map keys but strings' order).
+mod pairs {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::HashMap;
+    use std::hash::Hash;
+
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &HashMap<K, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, K, V, D>(d: D) -> Result<HashMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Eq + Hash,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        let list: Vec<(K, V)> = Vec::deserialize(d)?;
+        Ok(list.into_iter().collect())
+    }
+}
+
+/// The ledger's files: path, blob id, summary.
+mod files {
+    use super::FileSummary;
+    use git2::Oid;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    type Files = BTreeMap<Arc<str>, (Oid, Arc<FileSummary>)>;
+
+    pub fn serialize<S: Serializer>(files: &Files, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            files
+                .iter()
+                .map(|(path, (oid, summary))| (path, oid.as_bytes(), summary)),
+        )
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Files, D::Error> {
+        let list: Vec<(Arc<str>, Vec<u8>, Arc<FileSummary>)> = Vec::deserialize(d)?;
+        list.into_iter()
+            .map(|(path, oid, summary)| {
+                let oid = Oid::from_bytes(&oid).map_err(serde::de::Error::custom)?;
+                Ok((path, (oid, summary)))
+            })
+            .collect()
+    }
 }

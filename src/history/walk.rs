@@ -14,8 +14,9 @@ use crate::source::is_within;
 const MODE_SYMLINK: i32 = 0o120000;
 
 /// A commit as findings cite it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CommitInfo {
+    #[serde(with = "super::oid_bytes")]
     pub oid: Oid,
     /// Author time, seconds since the epoch, and the author's UTC offset in minutes.
     pub time: i64,

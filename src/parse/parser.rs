@@ -27,6 +27,9 @@ pub struct Parser<'a> {
     pos: usize,
     depth: usize,
     editions: bool,
+    /// Edition 2024 or later: `export` / `local` and `import option` exist, `import weak`
+    /// does not.
+    edition_2024: bool,
     /// Set after an error that ends parsing (too deep nesting): later errors are noise.
     stopped: bool,
     pub errors: Vec<ParseError>,
@@ -40,6 +43,7 @@ pub fn parse_tokens(text: &str, tokens: &[Token]) -> (FileAst, Vec<ParseError>) 
         pos: 0,
         depth: 0,
         editions: false,
+        edition_2024: false,
         stopped: false,
         errors: Vec::new(),
     };
@@ -296,6 +300,8 @@ impl<'a> Parser<'a> {
             match self.syntax_decl() {
                 Ok(decl) => {
                     self.editions = decl.kind == SyntaxKind::Edition;
+                    // Edition names of one length compare as numbers.
+                    self.edition_2024 = self.editions && decl.value.as_str() >= "2024";
                     ast.syntax = Some(decl);
                 }
                 Err(Failed) => self.recover(),
@@ -393,11 +399,19 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// Editions 2024 `export` / `local` before a message or enum: tolerated, ignored.
+    /// Editions 2024 `export` / `local` before a message or enum: skipped (visibility is not
+    /// modelled yet), refused before edition 2024 (protoc: `Expected top-level statement
+    /// (e.g. "message").`, buf: "`local` is not supported in Edition 2023").
     fn skip_visibility(&mut self) {
         if (self.is_keyword("export") || self.is_keyword("local"))
             && matches!(self.ident_at(1), Some("message" | "enum"))
         {
+            if !self.edition_2024 {
+                let span = self.here();
+                let word = &self.text[span.range()];
+                let message = format!("`{word}` is only allowed from edition 2024 on");
+                self.errors.push(ParseError { span, message });
+            }
             self.bump();
         }
     }
@@ -424,6 +438,7 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         if public || weak || option_only {
+            self.import_modifier_allowed(weak, option_only);
             self.bump();
         }
         let (path, path_span) = self.string_literal("import path string")?;
@@ -436,6 +451,23 @@ impl<'a> Parser<'a> {
             option_only,
             span: self.span_from(start),
         })
+    }
+
+    /// protoc: `option import is not supported before edition 2024.` and `weak import is not
+    /// supported in edition 2024 and above. Consider using option import instead.`
+    fn import_modifier_allowed(&mut self, weak: bool, option_only: bool) {
+        let message = if option_only && !self.edition_2024 {
+            "`import option` is only allowed from edition 2024 on"
+        } else if weak && self.edition_2024 {
+            "`import weak` is not allowed from edition 2024 on; use `import option`"
+        } else {
+            return;
+        };
+        let span = self.here();
+        self.errors.push(ParseError {
+            span,
+            message: message.to_string(),
+        });
     }
 
     // ---- options ----

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{comments, element, Change, Class, Kind};
-use crate::diff::{Diff, FieldIn, FieldPair};
+use crate::diff::{Diff, FieldIn, FieldPair, InFile};
 use crate::engine::Compared;
 use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, OptionValue, Options,
@@ -92,6 +92,29 @@ impl Collector<'_> {
         if self.compared_new(new.file) {
             let what = (Kind::Added, Class::Minor);
             self.push(what, (name, kind), (Some(new), None), description);
+        }
+    }
+
+    /// The messages, enums or services only one side has, each described with the number of
+    /// its members (`member`: "field", "value", "rpc").
+    fn added_and_removed<'d, 'a: 'd, T: 'a>(
+        &mut self,
+        (added, removed): (
+            impl IntoIterator<Item = &'d InFile<'a, T>>,
+            impl IntoIterator<Item = &'d InFile<'a, T>>,
+        ),
+        (kind, member): (&'static str, &str),
+        parts: impl Fn(&'a T) -> (&'a str, Span, usize),
+    ) {
+        for one in added {
+            let (name, span, members) = parts(one.item);
+            let words = format!("new {kind} ({})", count(members, member));
+            self.added(name, kind, at(one.file, span), words);
+        }
+        for one in removed {
+            let (name, span, members) = parts(one.item);
+            let words = format!("{kind} deleted ({})", count(members, member));
+            self.removed(name, kind, at(one.file, span), words);
         }
     }
 
@@ -205,34 +228,15 @@ impl Collector<'_> {
     }
 
     fn messages(&mut self, diff: &Diff) {
-        for m in diff
-            .added()
-            .messages
-            .iter()
-            .filter(|m| !m.item.is_map_entry)
-        {
-            let words = format!("new message ({})", count(m.item.fields.len(), "field"));
-            self.added(
-                &m.item.full_name,
-                element::MESSAGE,
-                at(m.file, m.item.span),
-                words,
-            );
-        }
-        for m in diff
-            .removed()
-            .messages
-            .iter()
-            .filter(|m| !m.item.is_map_entry)
-        {
-            let words = format!("message deleted ({})", count(m.item.fields.len(), "field"));
-            self.removed(
-                &m.item.full_name,
-                element::MESSAGE,
-                at(m.file, m.item.span),
-                words,
-            );
-        }
+        let kept = |m: &&InFile<Message>| !m.item.is_map_entry;
+        self.added_and_removed(
+            (
+                diff.added().messages.iter().filter(kept),
+                diff.removed().messages.iter().filter(kept),
+            ),
+            (element::MESSAGE, "field"),
+            |m| (&m.full_name, m.span, m.fields.len()),
+        );
         for pair in diff.message_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
             if new.is_map_entry {
@@ -264,24 +268,11 @@ impl Collector<'_> {
     }
 
     fn enums(&mut self, diff: &Diff) {
-        for e in &diff.added().enums {
-            let words = format!("new enum ({})", count(e.item.values.len(), "value"));
-            self.added(
-                &e.item.full_name,
-                element::ENUM,
-                at(e.file, e.item.span),
-                words,
-            );
-        }
-        for e in &diff.removed().enums {
-            let words = format!("enum deleted ({})", count(e.item.values.len(), "value"));
-            self.removed(
-                &e.item.full_name,
-                element::ENUM,
-                at(e.file, e.item.span),
-                words,
-            );
-        }
+        self.added_and_removed(
+            (&diff.added().enums, &diff.removed().enums),
+            (element::ENUM, "value"),
+            |e| (&e.full_name, e.span, e.values.len()),
+        );
         for pair in diff.enum_pairs() {
             let (new, old): (&Enum, &Enum) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
@@ -303,24 +294,11 @@ impl Collector<'_> {
     }
 
     fn services(&mut self, diff: &Diff) {
-        for s in &diff.added().services {
-            let words = format!("new service ({})", count(s.item.methods.len(), "rpc"));
-            self.added(
-                &s.item.full_name,
-                element::SERVICE,
-                at(s.file, s.item.span),
-                words,
-            );
-        }
-        for s in &diff.removed().services {
-            let words = format!("service deleted ({})", count(s.item.methods.len(), "rpc"));
-            self.removed(
-                &s.item.full_name,
-                element::SERVICE,
-                at(s.file, s.item.span),
-                words,
-            );
-        }
+        self.added_and_removed(
+            (&diff.added().services, &diff.removed().services),
+            (element::SERVICE, "rpc"),
+            |s| (&s.full_name, s.span, s.methods.len()),
+        );
         for pair in diff.service_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));

@@ -1122,6 +1122,44 @@ fn check_transitive_reports_each_finding_once_with_the_oldest_revision_it_breaks
     );
 }
 
+/// A second run of the same revision reads the finished ledger; a new commit, or a damaged
+/// ledger file, makes it walk again, with the same findings as without any cache.
+#[test]
+fn the_ledger_cache_serves_the_same_revision_only() {
+    let repo = reused_history();
+    let mut opts = options(&repo);
+    opts.cache = true;
+    let uncached = brief(&build(&options(&repo)), &build(&options(&repo)).findings());
+    let cold = build(&opts);
+    assert!(!cold.stats.ledger_cached);
+    let warm = build(&opts);
+    assert!(warm.stats.ledger_cached);
+    assert_eq!(warm.stats.commits_walked, 3);
+    assert_eq!(brief(&warm, &warm.findings()), uncached);
+    let file = repo.path().join(".git/protocompat/ledger.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let rebuilt = build(&opts);
+    assert!(!rebuilt.stats.ledger_cached);
+    assert_eq!(brief(&rebuilt, &rebuilt.findings()), uncached);
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  int64 created_at = 2;\n  bool vip = 3;\n}}\n"
+        ),
+    );
+    repo.commit("add vip");
+    let moved = build(&opts);
+    assert!(!moved.stats.ledger_cached);
+    assert_eq!(moved.stats.commits_walked, 4);
+    assert_eq!(
+        brief(&moved, &moved.findings()),
+        brief(&build(&options(&repo)), &build(&options(&repo)).findings())
+    );
+}
+
 /// A number reused in a message that was itself gone in between (deleted, then recreated)
 /// is a warning in the audit; `check --history` reports it with that severity, not its
 /// rule's, in every format.

@@ -343,7 +343,7 @@ fn every_element_kind() {
             "minor added file shop/v1/extra.proto shop/v1/extra.proto:1: new file (package `shop.v1`) []",
             "minor added message shop.v1.Extra shop/v1/extra.proto:3: new message (1 field) []",
             "major removed file shop/v1/legacy.proto shop/v1/legacy.proto:1: file deleted (package `shop.v1`) [FILE_NO_DELETE]",
-            "minor removed message shop.v1.Legacy shop/v1/legacy.proto:3: message deleted (0 fields) []",
+            "major removed message shop.v1.Legacy shop/v1/legacy.proto:3: message deleted (0 fields) with its file []",
             "patch changed import shop/v1/shop.proto shop/v1/shop.proto:6: import `shop/v1/extra.proto` added []",
             "major changed option shop/v1/shop.proto shop/v1/shop.proto:8: option `java_package` `\"com.shop.v1\"` → `\"com.shop.api.v1\"` [FILE_SAME_JAVA_PACKAGE]",
             "patch changed option shop.v1.Item.id shop/v1/shop.proto:15: option `(label)` `\"id\"` → `\"identifier\"` []",

@@ -5,8 +5,10 @@
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
 pub(super) mod declarations;
+mod edition_2024;
 mod import_list;
 pub(super) mod option_names;
+mod option_values;
 mod options_twice;
 pub(super) mod proto3;
 mod ranges;

@@ -4,9 +4,12 @@
 //! the element's scope among the files this file sees. Only the first part of a name is
 //! checked here (`(f)` of `(f).a.b`); the parts after it and the values are not yet.
 
+use super::option_values::{self, Kind};
 use crate::link::resolve::Resolver;
-use crate::link::symbols::{join, SymKind};
-use crate::syntax::ast::{self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem};
+use crate::link::symbols::{join, Extension, SymKind};
+use crate::syntax::ast::{
+    self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem, TypeRef,
+};
 use crate::syntax::Span;
 
 type Errors = Vec<(Span, String)>;
@@ -156,23 +159,35 @@ impl Walk<'_> {
         let problem = if first.is_extension {
             self.extension_problem(first, target, scope)
         } else {
-            builtin_problem(first, target)
+            builtin_problem(first, target).map_or(Ok(None), Err)
         };
-        self.errors
-            .extend(problem.map(|message| (first.span, message)));
+        match problem {
+            Err(message) => self.errors.push((first.span, message)),
+            Ok(_) if !first.is_extension => self
+                .errors
+                .extend(option_values::builtin_value_problem(option, target.name())),
+            Ok(Some(kind)) if option.name.len() == 1 => {
+                let name = option.canonical_name();
+                let problem = option_values::value_problem(&kind, &option.value, &name);
+                self.errors
+                    .extend(problem.map(|message| (option.value_span, message)));
+            }
+            Ok(_) => {}
+        }
     }
 
     /// protoc: `Option "(foo)" unknown. Ensure that your proto definition file imports the
     /// proto which defines the option ...` (nothing, or not a field, by that name), and
     /// `Option field "(b)" is not a field or extension of message "FileOptions".`
+    /// When the name is right: the type of the extension's value, if known.
     fn extension_problem(
         &self,
         part: &OptionNamePart,
         target: OptionsMessage,
         scope: &str,
-    ) -> Option<String> {
+    ) -> Result<Option<Kind>, String> {
         if self.resolver.visible.missing {
-            return None; // the extension may be in the missing import
+            return Ok(None); // the extension may be in the missing import
         }
         let written = part.name.as_str();
         let options_message = target.name();
@@ -181,27 +196,31 @@ impl Walk<'_> {
             .resolve_any(written, scope)
             .filter(|(_, sym)| sym.kind == SymKind::Field)
         else {
-            return Some(format!(
+            return Err(format!(
                 "option `({})` is unknown: no extension of that name is visible here (declare it, or import the file that declares it)",
                 written.trim_start_matches('.')
             ));
         };
         let symbols = self.resolver.symbols;
-        let extendee = symbols
-            .extensions
-            .get(&full)
-            .and_then(|e| resolve_extendee(self.resolver, &e.extendee, &e.scope));
-        if extendee.as_deref() == Some(&format!("google.protobuf.{options_message}")) {
-            return None;
+        let extension = symbols.extensions.get(&full);
+        let extendee =
+            extension.and_then(|e| resolve_in_scope(self.resolver, &e.extendee, &e.scope));
+        if let Some(((_, SymKind::Message), e)) = extendee.as_ref().zip(extension) {
+            if extendee.as_ref().map(|(n, _)| n.as_str())
+                == Some(format!("google.protobuf.{options_message}").as_str())
+            {
+                return Ok(Some(value_kind(self.resolver, e)));
+            }
         }
+        let extendee = extendee.map(|(name, _)| name);
         let what = match extendee {
             Some(extendee) => format!("it extends `{extendee}`"),
             None if !symbols.extensions.contains_key(&full) => {
                 "it is a field, not an extension".to_string()
             }
-            None => return None, // its extendee did not resolve: reported there
+            None => return Ok(None), // its extendee did not resolve: reported there
         };
-        Some(format!(
+        Err(format!(
             "option `({})`: `{full}` is not an extension of `google.protobuf.{options_message}` ({what})",
             written.trim_start_matches('.')
         ))
@@ -283,27 +302,22 @@ fn builtin_problem(part: &OptionNamePart, target: OptionsMessage) -> Option<Stri
     ))
 }
 
-/// The full name of the message an `extend` block names, seen from the block's scope.
-fn resolve_extendee(resolver: &Resolver, written: &str, scope: &str) -> Option<String> {
+/// The full name and kind of what `written` names from `scope` (for an extension declared
+/// elsewhere: its extendee and type), looked up in every file of the build.
+fn resolve_in_scope(resolver: &Resolver, written: &str, scope: &str) -> Option<(String, SymKind)> {
     let symbols = resolver.symbols;
     if let Some(full) = written.strip_prefix('.') {
-        return symbols.map.contains_key(full).then(|| full.to_string());
+        return symbols.map.get(full).map(|s| (full.to_string(), s.kind));
     }
     let first = written.split('.').next().unwrap_or(written);
     let mut scope = scope;
     loop {
         let candidate = join(scope, first);
-        if symbols
-            .map
-            .get(&candidate)
-            .is_some_and(|s| s.kind.is_scope())
-        {
-            let full = join(scope, written);
-            return symbols
-                .map
-                .get(&full)
-                .is_some_and(|s| s.kind == SymKind::Message)
-                .then_some(full);
+        if let Some(sym) = symbols.map.get(&candidate) {
+            if sym.kind.is_scope() {
+                let full = join(scope, written);
+                return symbols.map.get(&full).map(|s| (full, s.kind));
+            }
         }
         if scope.is_empty() {
             return None;
@@ -312,54 +326,16 @@ fn resolve_extendee(resolver: &Resolver, written: &str, scope: &str) -> Option<S
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::OptionsMessage;
-    use crate::syntax::ast::{MessageItem, TopItem};
-
-    /// The table above is the bundled descriptor.proto's: a newer bundle that adds an option
-    /// fails here until the table has it.
-    #[test]
-    fn the_fields_are_the_bundled_descriptor_protos() {
-        let text = crate::link::wkt::bundled("google/protobuf/descriptor.proto").expect("bundled");
-        let parsed = crate::parse::parse(text);
-        use OptionsMessage::*;
-        for target in [
-            File,
-            Message,
-            Field,
-            Oneof,
-            Enum,
-            EnumValue,
-            Service,
-            Method,
-            ExtensionRange,
-        ] {
-            let fields: Vec<String> = parsed
-                .ast
-                .items
-                .iter()
-                .find_map(|item| match item {
-                    TopItem::Message(m) if m.name.text == target.name() => Some(&m.body),
-                    _ => None,
-                })
-                .expect("declared")
-                .iter()
-                .filter_map(|item| match item {
-                    MessageItem::Field(f) if f.name.text != "uninterpreted_option" => {
-                        Some(f.name.text.clone())
-                    }
-                    _ => None,
-                })
-                .collect();
-            let mut listed: Vec<&str> = target.fields().to_vec();
-            if matches!(target, Field) {
-                listed.retain(|f| !matches!(*f, "default" | "json_name"));
-            }
-            let (mut fields, mut listed) = (fields, listed);
-            fields.sort();
-            listed.sort_unstable();
-            assert_eq!(fields, listed, "{}", target.name());
-        }
+/// The type of an extension's value: its scalar type, or what its type name resolves to (an
+/// enum's value names are not known here).
+fn value_kind(resolver: &Resolver, extension: &Extension) -> Kind {
+    match &extension.ty {
+        TypeRef::Scalar(scalar) => Kind::Scalar(*scalar),
+        TypeRef::Named(name) => match resolve_in_scope(resolver, name, &extension.scope) {
+            Some((full, SymKind::Enum)) => Kind::Enum(full, Vec::new()),
+            _ => Kind::Message(String::new()),
+        },
+        TypeRef::Group => Kind::Message(String::new()),
+        TypeRef::Map { .. } => Kind::Message(String::new()),
     }
 }

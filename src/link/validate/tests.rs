@@ -417,3 +417,140 @@ fn a_custom_option_of_another_message() {
         )
     );
 }
+
+#[test]
+fn builtin_option_values_are_type_checked() {
+    assert_eq!(
+        one_file("syntax = \"proto3\";\noption java_multiple_files = \"yes\";\n"),
+        error(
+            "option `java_multiple_files` is a bool: its value must be `true` or `false`",
+            "\"yes\""
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\noption java_package = true;\n"),
+        error(
+            "option `java_package` is a string: its value must be a quoted string",
+            "true"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\noption optimize_for = FAST;\n"),
+        error(
+            "option `optimize_for`: enum `google.protobuf.FileOptions.OptimizeMode` has no value named `FAST` (its values: SPEED, CODE_SIZE, LITE_RUNTIME)",
+            "FAST"
+        )
+    );
+    // features.* fields are typed by FeatureSet.
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features.field_presence = SOMETIMES;\n"),
+        error(
+            "option `features.field_presence`: enum `google.protobuf.FeatureSet.FieldPresence` has no value named `SOMETIMES` (its values: FIELD_PRESENCE_UNKNOWN, EXPLICIT, IMPLICIT, LEGACY_REQUIRED)",
+            "SOMETIMES"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features = 1;\n"),
+        error(
+            "option `features` is a message: set it whole with `features = { ... }`, or one field with `features.field = value`",
+            "1"
+        )
+    );
+}
+
+#[test]
+fn custom_scalar_option_values_are_type_checked() {
+    let declared = "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\n\
+         extend google.protobuf.FileOptions {\n  optional int32 small = 20000;\n  optional string s = 20001;\n  optional double d = 20002;\n  optional float f = 20003;\n}\n";
+    assert_eq!(
+        one_file(&format!(
+            "{declared}option (small) = -2147483648;\noption (s) = \"x\";\noption (d) = inf;\noption (f) = -5;\n"
+        )),
+        []
+    );
+    assert_eq!(
+        one_file(&format!("{declared}option (small) = 2147483648;\n")),
+        error(
+            "option `(small)`: value 2147483648 is out of range for int32 (-2147483648 to 2147483647)",
+            "2147483648"
+        )
+    );
+    assert_eq!(
+        one_file(&format!("{declared}option (s) = 123;\n")),
+        error(
+            "option `(s)` is a string: its value must be a quoted string",
+            "123"
+        )
+    );
+}
+
+#[test]
+fn edition_2024_syntax_before_edition_2024() {
+    assert_eq!(
+        one_file("edition = \"2023\";\npackage p;\nlocal message M {}\n"),
+        error("`local` is only allowed from edition 2024 on", "local")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage C {\n  export enum E { A = 0; }\n}\n"),
+        error("`export` is only allowed from edition 2024 on", "export")
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "edition = \"2023\";\npackage p;\n"),
+            (
+                "b.proto",
+                "edition = \"2023\";\nimport option \"a.proto\";\n"
+            ),
+        ]),
+        error(
+            "`import option` is only allowed from edition 2024 on",
+            "option"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            ("a.proto", "edition = \"2024\";\npackage p;\n"),
+            ("b.proto", "edition = \"2024\";\nimport weak \"a.proto\";\n"),
+        ]),
+        error(
+            "`import weak` is not allowed from edition 2024 on; use `import option`",
+            "weak"
+        )
+    );
+    // All of them are edition 2024's own.
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nlocal message M {}\nexport enum E { A = 0; }\n"
+            ),
+            (
+                "b.proto",
+                "edition = \"2024\";\nimport option \"a.proto\";\n"
+            ),
+        ]),
+        []
+    );
+}
+
+#[test]
+fn options_edition_2024_removed() {
+    assert_eq!(
+        one_file("edition = \"2024\";\noption java_multiple_files = true;\n"),
+        error(
+            "option `java_multiple_files` was removed in edition 2024: use the feature `features.(pb.java).nest_in_file_class`",
+            "java_multiple_files"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\nmessage M {\n  string s = 1 [ctype = CORD];\n}\n"),
+        error(
+            "option `ctype` was removed in edition 2024: use the feature `features.(pb.cpp).string_type`",
+            "ctype"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  string s = 1 [ctype = CORD];\n}\n"),
+        []
+    );
+}

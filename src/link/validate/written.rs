@@ -2,7 +2,7 @@
 //! calls each rule (the rules live in the file of their concern).
 
 use super::ranges::RangeKind;
-use super::{declarations, import_list, options_twice, proto3, ranges};
+use super::{declarations, edition_2024, import_list, options_twice, proto3, ranges};
 use crate::model::Syntax;
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem};
 use crate::syntax::Span;
@@ -58,6 +58,10 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn options(&mut self, options: &[ast::OptionDecl]) {
         self.errors.extend(options_twice::set_twice(options));
+        for option in options {
+            self.errors
+                .extend(edition_2024::no_removed_option(self.syntax, option));
+        }
     }
 
     fn message_body(&mut self, body: &[MessageItem]) {

@@ -1,0 +1,93 @@
+//! The finished walk of one audited revision (its commits, the ledger, the unreadable
+//! blobs), in `<git dir>/protocompat/ledger.bin`: a warm run of the same revision with the
+//! same options reads it instead of walking and applying the history again, and needs
+//! neither the blob summaries nor the trees. One entry, overwritten by the next walk of
+//! another revision. Like the summaries it is versioned and checksummed and written
+//! atomically; its key covers the tip commit, everything that chooses the files, and the
+//! summaries file beside it (so a damaged or rebuilt summary cache invalidates it too).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use git2::Oid;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::ledger::Ledger;
+use super::walk::{CommitInfo, WalkOptions};
+use super::Unreadable;
+
+/// Bump when any stored type changes.
+const FORMAT: u32 = 1;
+const MAGIC: &[u8; 16] = b"protocompat-ledg";
+
+/// A walk, applied.
+#[derive(Serialize, Deserialize, Default)]
+pub struct Stored {
+    pub commits: Vec<CommitInfo>,
+    pub ledger: Ledger,
+    pub unreadable: Vec<Unreadable>,
+    /// Commits walked, and those that changed the schema.
+    pub walked: usize,
+    pub changed: usize,
+    /// Distinct blobs the walk named.
+    pub blobs: usize,
+}
+
+fn file(git_dir: &Path) -> PathBuf {
+    git_dir.join("protocompat").join("ledger.bin")
+}
+
+/// What the stored walk must have been made from.
+pub fn key(tip: Oid, opts: &WalkOptions, git_dir: &Path) -> Vec<u8> {
+    let summaries = std::fs::metadata(git_dir.join("protocompat").join("summaries.bin"))
+        .ok()
+        .map(|m| (m.len(), m.modified().ok()));
+    let choice = format!(
+        "{tip}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{summaries:?}|{}",
+        opts.root,
+        opts.paths,
+        opts.exclude_paths,
+        opts.modules,
+        opts.all_parents,
+        opts.since,
+        env!("CARGO_PKG_VERSION"),
+    );
+    let mut out = MAGIC.to_vec();
+    out.extend(FORMAT.to_le_bytes());
+    out.extend(Sha256::digest(choice.as_bytes()));
+    out
+}
+
+/// The stored walk for `key`, or `None` (missing, another key, damaged).
+pub fn load(git_dir: &Path, key: &[u8]) -> Option<Stored> {
+    let bytes = std::fs::read(file(git_dir)).ok()?;
+    let rest = bytes.strip_prefix(key)?;
+    let (sum, body) = rest.split_at_checked(32)?;
+    if Sha256::digest(body).as_slice() != sum {
+        return None;
+    }
+    postcard::from_bytes(body).ok()
+}
+
+/// Writes the walk for `key` atomically.
+pub fn save(git_dir: &Path, key: &[u8], stored: &Stored) -> std::io::Result<()> {
+    let path = file(git_dir);
+    let dir = path.parent().expect("the cache file has a directory");
+    std::fs::create_dir_all(dir)?;
+    let body = postcard::to_stdvec(stored).map_err(std::io::Error::other)?;
+    let mut bytes = key.to_vec();
+    bytes.extend(Sha256::digest(&body));
+    bytes.extend(body);
+    let temp = dir.join(format!(".ledger.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(&bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&temp, &path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
