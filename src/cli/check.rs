@@ -144,6 +144,28 @@ impl SourceArgs {
     pub fn rev(&self) -> Option<String> {
         self.rev.clone()
     }
+
+    /// The check's options for these flags: the new side (`rev`, else the index with
+    /// `--staged`, else the working tree) against `against`.
+    fn into_options(self, against: String, rev: Option<String>) -> CheckOptions {
+        CheckOptions {
+            root: self.root,
+            against,
+            new_side: match (rev, self.staged) {
+                (Some(rev), _) => NewSide::Rev(rev),
+                (None, true) => NewSide::Staged,
+                (None, false) => NewSide::Worktree,
+            },
+            merge_base: self.merge_base,
+            git_dir: self.git_dir,
+            includes: self.include,
+            paths: self.path,
+            exclude_paths: self.exclude_path,
+            config: self.config,
+            against_config: self.against_config,
+            allow_missing_imports: self.allow_missing_imports,
+        }
+    }
 }
 
 /// A comparison ready to run: the check's options and how to show paths of each side.
@@ -195,29 +217,14 @@ pub fn prepare(
     } else {
         new_prefix.clone()
     };
-    let options = CheckOptions {
-        root: source.root,
-        against: against.clone(),
-        new_side: match (rev, source.staged) {
-            (Some(rev), _) => NewSide::Rev(rev),
-            (None, true) => NewSide::Staged,
-            (None, false) => NewSide::Worktree,
-        },
-        merge_base: source.merge_base,
-        git_dir: source.git_dir,
-        includes: source.include,
-        paths: source.path,
-        exclude_paths: source.exclude_path,
-        config: source.config,
-        against_config: source.against_config,
-        allow_missing_imports: source.allow_missing_imports,
-    };
+    let direction = DirectionFilter::from(source.direction);
+    let options = source.into_options(against.clone(), rev);
     Ok(Prepared {
         options,
         against,
         new_prefix,
         old_prefix,
-        direction: DirectionFilter::from(source.direction),
+        direction,
     })
 }
 
@@ -232,23 +239,9 @@ fn run_transitive(args: CheckArgs) -> ExitCode {
         prefix: report::path_prefix(&source.root),
         buf_format: args.error_format.is_some(),
     };
-    let options = CheckOptions {
-        root: source.root,
-        against: String::new(),
-        new_side: match (source.rev, source.staged) {
-            (Some(rev), _) => NewSide::Rev(rev),
-            (None, true) => NewSide::Staged,
-            (None, false) => NewSide::Worktree,
-        },
-        merge_base: false,
-        git_dir: source.git_dir,
-        includes: source.include,
-        paths: source.path,
-        exclude_paths: source.exclude_path,
-        config: source.config,
-        against_config: source.against_config,
-        allow_missing_imports: source.allow_missing_imports,
-    };
+    // --transitive conflicts with --merge-base: every revision is compared as it is.
+    let rev = source.rev.clone();
+    let options = source.into_options(String::new(), rev);
     transitive::run(
         &options,
         (args.tags.as_deref(), args.since.as_deref()),

@@ -75,21 +75,7 @@ impl Cache {
         if self.added == 0 {
             return Ok(());
         }
-        let path = file(git_dir);
-        let dir = path.parent().expect("the cache file has a directory");
-        std::fs::create_dir_all(dir)?;
-        let bytes = self.encode()?;
-        let temp = dir.join(format!(".summaries.{}.tmp", std::process::id()));
-        let result = (|| {
-            let mut f = std::fs::File::create(&temp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&temp, &path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        result
+        write_atomically(&file(git_dir), "summaries", &self.encode()?)
     }
 
     fn encode(&self) -> std::io::Result<Vec<u8>> {
@@ -149,4 +135,22 @@ mod tests {
         std::fs::write(&path, &bytes[..10]).unwrap();
         assert!(Cache::load(dir.path()).is_empty());
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed into place, so a reader (or a
+/// run killed half-way) never sees a partial cache file.
+pub(super) fn write_atomically(path: &Path, what: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().expect("the cache file has a directory");
+    std::fs::create_dir_all(dir)?;
+    let temp = dir.join(format!(".{what}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
 }

@@ -6,7 +6,6 @@
 //! atomically; its key covers the tip commit, everything that chooses the files, and the
 //! summaries file beside it (so a damaged or rebuilt summary cache invalidates it too).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use git2::Oid;
@@ -72,22 +71,9 @@ pub fn load(git_dir: &Path, key: &[u8]) -> Option<Stored> {
 
 /// Writes the walk for `key` atomically.
 pub fn save(git_dir: &Path, key: &[u8], stored: &Stored) -> std::io::Result<()> {
-    let path = file(git_dir);
-    let dir = path.parent().expect("the cache file has a directory");
-    std::fs::create_dir_all(dir)?;
     let body = postcard::to_stdvec(stored).map_err(std::io::Error::other)?;
     let mut bytes = key.to_vec();
     bytes.extend(Sha256::digest(&body));
     bytes.extend(body);
-    let temp = dir.join(format!(".ledger.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(&bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&temp, &path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    super::cache::write_atomically(&file(git_dir), "ledger", &bytes)
 }

@@ -338,18 +338,24 @@ fn missing(label: &str, path: &str, oid: Oid, e: &git2::Error) -> Report {
     )
 }
 
+impl GitTree {
+    /// The blob id of `path` when the tree walk listed it.
+    fn listed_blob(&self, path: &str) -> Option<Oid> {
+        self.listed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied()
+    }
+}
+
 impl Tree for GitTree {
     fn label(&self) -> &str {
         &self.label
     }
 
     fn read(&self, path: &str) -> Result<Option<String>, Report> {
-        let known = self
-            .listed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(path)
-            .copied();
+        let known = self.listed_blob(path);
         let repo = self.repo.lock();
         if let Some(oid) = known {
             let blob = repo
@@ -412,12 +418,7 @@ impl Tree for GitTree {
     }
 
     fn blob_id(&self, path: &str) -> Option<Oid> {
-        let known = self
-            .listed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(path)
-            .copied();
+        let known = self.listed_blob(path);
         // Not listed (an `-I` root, or an import outside the listed directory): the tree
         // entry names the blob, found without inflating it. Only what `read` would read.
         known.or_else(|| {
