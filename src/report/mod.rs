@@ -19,9 +19,9 @@ use crate::engine::{counts, direction_note, infos, severity};
 pub use crate::engine::{Sources, Stats};
 use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};
-use std::collections::{HashMap, HashSet};
 use crate::rules;
 pub use crate::source::SourceText;
+use std::collections::{HashMap, HashSet};
 
 pub use long_lines::SafeHandler;
 

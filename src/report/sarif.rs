@@ -8,7 +8,6 @@
 //! move) are one result placed where the cause shows, as the text format groups them; its
 //! level is its most severe finding's.
 
-
 use serde_json::{json, Value};
 
 use super::{categories, fingerprint, severity, Context};
