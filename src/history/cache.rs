@@ -108,6 +108,24 @@ fn decode(bytes: &[u8]) -> Option<Cache> {
     Some(Cache { map, added: 0 })
 }
 
+/// Writes `bytes` to `path` through a temporary file renamed into place, so a reader (or a
+/// run killed half-way) never sees a partial cache file.
+pub(super) fn write_atomically(path: &Path, what: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().expect("the cache file has a directory");
+    std::fs::create_dir_all(dir)?;
+    let temp = dir.join(format!(".{what}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,22 +153,4 @@ mod tests {
         std::fs::write(&path, &bytes[..10]).unwrap();
         assert!(Cache::load(dir.path()).is_empty());
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file renamed into place, so a reader (or a
-/// run killed half-way) never sees a partial cache file.
-pub(super) fn write_atomically(path: &Path, what: &str, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().expect("the cache file has a directory");
-    std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(".{what}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
