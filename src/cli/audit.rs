@@ -12,7 +12,7 @@ use protocompat::engine::FailOn;
 use protocompat::finding::{Finding, Location};
 use protocompat::history::{self, AuditOptions, History, HistoryFinding, Occurrence, Side};
 use protocompat::model::line_col;
-use protocompat::report::{self, Format, SourceText, Sources};
+use protocompat::report::{self, plural, Format, SourceText, Sources};
 use protocompat::rules::Severity;
 use serde_json::{json, Value};
 
@@ -625,14 +625,6 @@ fn summary(items: &[Item], view: &View) -> String {
         out.push_str(&format!("By rule: {}.\n", list.join(", ")));
     }
     out
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// The JSON document of `check` with each finding's history: `element`, `number` or `name`,

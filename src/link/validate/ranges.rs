@@ -1,9 +1,6 @@
 //! Reserved and extension ranges: bounds, order and overlaps, as protoc checks them.
 
-use crate::syntax::{ast::RangeDecl, Span};
-
-/// Largest field number, and so largest extension number outside message sets.
-const FIELD_MAX: i64 = 536_870_911;
+use crate::syntax::{ast::RangeDecl, Span, FIELD_MAX};
 
 /// Which statement a range comes from, for the messages.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -13,8 +13,9 @@ use prost_types::{
 
 use crate::model::default_json_name;
 
-/// The largest field number (`max` in reserved and extension ranges).
-const FIELD_MAX: i32 = 536_870_911;
+/// The largest field number (`max` in reserved and extension ranges), as descriptors
+/// hold numbers (i32).
+const FIELD_MAX: i32 = crate::syntax::FIELD_MAX as i32;
 const ENUM_MAX: i32 = i32::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
