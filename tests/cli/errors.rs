@@ -202,3 +202,27 @@ fn a_path_that_matches_no_file_or_nothing_to_compare() {
     );
     assert_mentions(&err, &["no .proto file to compare"]);
 }
+
+/// A stderr that cannot be written (`protocompat ... 2>&1 | head` once `head` has exited, a
+/// full disk) leaves the exit code to the check: 2 for a file that does not parse, not the
+/// 101 of a panic in `eprintln!`.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_stderr_keeps_the_exit_code() {
+    let repo = one_commit();
+    repo.write(
+        "proto/acme/v1/order.proto",
+        "syntax = \"proto3\";\n\nmessage Order {\n  string id = ;\n}\n",
+    );
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"))
+        .current_dir(repo.path())
+        .args(["check", "proto", "--against", "HEAD"])
+        .stderr(full)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
