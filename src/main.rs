@@ -6,6 +6,15 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, Parser, Subcommand};
 
+/// `eprintln!` that ignores a stderr nobody reads any more (`protocompat ... 2>&1 | head`, a
+/// full disk): the exit code must stay the check's verdict, not a panic's 101.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
