@@ -435,13 +435,20 @@ impl<'r> Texts<'r> {
 
 fn finding(item: &Item, view: &View, texts: &mut Texts) -> Finding {
     let f = &item.f;
+    let location = Some(texts.location(&f.at, view.shown(item.home, &f.at.path)));
+    let previous = f
+        .previous
+        .as_ref()
+        .map(|p| texts.location(&p.at, view.shown(item.other, &p.at.path)));
+    as_finding(f, location, previous)
+}
+
+/// A history finding as the renderers take it: the rule's direction, the audit's severity.
+fn as_finding(f: &HistoryFinding, location: Option<Location>, previous: Option<Location>) -> Finding {
     Finding {
         rule: f.rule,
-        location: Some(texts.location(&f.at, view.shown(item.home, &f.at.path))),
-        previous: f
-            .previous
-            .as_ref()
-            .map(|p| texts.location(&p.at, view.shown(item.other, &p.at.path))),
+        location,
+        previous,
         message: f.message.clone(),
         help: Some(f.help.clone()),
         edits: Default::default(),
@@ -913,19 +920,7 @@ pub fn add_history_findings(
                 end_column: c2,
             }
         });
-        outcome.findings.push(Finding {
-            rule: f.rule,
-            location,
-            previous: None,
-            message: f.message.clone(),
-            help: Some(f.help.clone()),
-            edits: Default::default(),
-            group: None,
-            focus: None,
-            direction: protocompat::rules::find(f.rule)
-                .map_or(protocompat::rules::Direction::Both, |r| r.direction),
-            severity: Some(f.severity),
-        });
+        outcome.findings.push(as_finding(f, location, None));
     }
     outcome
         .findings

@@ -166,19 +166,9 @@ impl History {
     }
 }
 
-/// Everything that stopped the audit; each diagnostic names the commit and path concerned.
-#[derive(Debug)]
-pub struct Error {
-    pub diagnostics: Vec<Report>,
-}
-
-impl From<Report> for Error {
-    fn from(r: Report) -> Self {
-        Error {
-            diagnostics: vec![r],
-        }
-    }
-}
+/// Everything that stopped the audit (each diagnostic names the commit and path concerned):
+/// the engine's error type, as for a check.
+pub use crate::engine::Error;
 
 /// Walks the history and builds the ledger.
 pub fn build(opts: &AuditOptions) -> Result<History, Error> {
