@@ -444,7 +444,11 @@ fn finding(item: &Item, view: &View, texts: &mut Texts) -> Finding {
 }
 
 /// A history finding as the renderers take it: the rule's direction, the audit's severity.
-fn as_finding(f: &HistoryFinding, location: Option<Location>, previous: Option<Location>) -> Finding {
+fn as_finding(
+    f: &HistoryFinding,
+    location: Option<Location>,
+    previous: Option<Location>,
+) -> Finding {
     Finding {
         rule: f.rule,
         location,
