@@ -164,6 +164,7 @@ impl SourceArgs {
             config: self.config,
             against_config: self.against_config,
             allow_missing_imports: self.allow_missing_imports,
+            list_changes: false,
         }
     }
 }
