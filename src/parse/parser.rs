@@ -191,16 +191,22 @@ impl<'a> Parser<'a> {
     }
 
     fn ident(&mut self, what: impl Display) -> PResult<Name> {
+        let span = self.ident_span(what)?;
+        Ok(Name {
+            text: self.text[span.range()].to_string(),
+            span,
+        })
+    }
+
+    /// An identifier's span, its text not copied.
+    fn ident_span(&mut self, what: impl Display) -> PResult<Span> {
         match self.peek() {
             Some(Token {
                 kind: TokenKind::Ident,
                 span,
             }) => {
                 self.pos += 1;
-                Ok(Name {
-                    text: self.text[span.range()].to_string(),
-                    span: *span,
-                })
+                Ok(*span)
             }
             _ => Err(self.expected(what)),
         }
@@ -209,28 +215,32 @@ impl<'a> Parser<'a> {
     /// `a.b.c`, with a leading `.` when `allow_leading_dot`.
     fn dotted_name(&mut self, what: impl Display + Copy, allow_leading_dot: bool) -> PResult<Name> {
         let start = self.current_start();
-        let mut text = String::new();
+        let first = self.pos;
         if allow_leading_dot && self.is_symbol('.') {
             self.bump();
-            text.push('.');
         }
-        let first = self.ident(what)?;
-        text.push_str(&first.text);
+        self.ident_span(what)?;
         while self.is_symbol('.') {
             self.bump();
-            let part = self.ident(format_args!("identifier after `.` in {what}"))?;
-            text.push('.');
-            text.push_str(&part.text);
+            self.ident_span(format_args!("identifier after `.` in {what}"))?;
         }
-        Ok(Name {
-            text,
-            span: self.span_from(start),
-        })
+        let span = self.span_from(start);
+        // Written without spaces or comments between its parts (nearly always), the name is
+        // its text as is: one copy.
+        let parts = &self.tokens[first..self.pos];
+        let text = if parts.windows(2).all(|w| w[0].span.end == w[1].span.start) {
+            self.text[span.range()].to_string()
+        } else {
+            parts.iter().map(|t| &self.text[t.span.range()]).collect()
+        };
+        Ok(Name { text, span })
     }
 
     fn string_literal(&mut self, what: impl Display) -> PResult<(String, Span)> {
         let (bytes, span) = self.string_bytes(what)?;
-        Ok((String::from_utf8_lossy(&bytes).into_owned(), span))
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok((text, span))
     }
 
     /// Adjacent string literals joined, as the exact bytes their escapes decode to.
@@ -243,7 +253,12 @@ impl<'a> Parser<'a> {
             span,
         }) = self.peek()
         {
-            bytes.extend_from_slice(&lexer::string_value(self.text, *span));
+            let value = lexer::string_value(self.text, *span);
+            if any {
+                bytes.extend_from_slice(&value);
+            } else {
+                bytes = value.into_owned();
+            }
             self.pos += 1;
             any = true;
         }
