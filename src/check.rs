@@ -213,14 +213,20 @@ fn check_module(
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
-    let (new_files, old_files) = rayon::join(
-        || engine::collect(new, new_layout, new_module, &filter),
-        || engine::collect(old, old_layout, old_module, &filter),
-    );
-    let (new_files, old_files) = both(new_files, old_files)?;
+    // One loader for both sides, one side after the other (each on every core): a file
+    // with the same blob at both revisions is read and parsed once, and both builds share
+    // its text and tree. The loader goes before the builds, so each tree is freed as soon
+    // as both sides have lowered it.
+    let loader = engine::Loader::new();
+    let new_files = loader.collect(new, new_layout, new_module, &filter);
+    let old_files = loader.collect(old, old_layout, old_module, &filter);
+    drop(loader);
+    let (mut new_files, mut old_files) = both(new_files, old_files)?;
 
-    let (new_built, old_built) =
-        rayon::join(|| engine::build(&new_files), || engine::build(&old_files));
+    let (new_built, old_built) = rayon::join(
+        || engine::build(&mut new_files),
+        || engine::build(&mut old_files),
+    );
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
