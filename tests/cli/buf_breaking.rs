@@ -297,7 +297,13 @@ fn a_configuration_that_does_not_parse_is_a_failure_not_a_compile_error() {
     repo.write("buf.yaml", "version: v2\nmodules: [\n");
     let out = crate::support::run(
         repo.path(),
-        &["breaking", "--against", ".git#branch=main", "--error-format", "json"],
+        &[
+            "breaking",
+            "--against",
+            ".git#branch=main",
+            "--error-format",
+            "json",
+        ],
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert_eq!(out.status.code(), Some(1));
