@@ -80,7 +80,7 @@ fn v1_workspace(
     text: &str,
     warnings: &mut Vec<Report>,
 ) -> Result<Config, Report> {
-    let display = format!("{} @ {}", root.shown(&path), root.label());
+    let display = format!("{} @ {}", root.shown(path), root.label());
     let dirs = workspace::parse(text, &display)?;
     let mut modules = Vec::with_capacity(dirs.len());
     for dir in &dirs {

@@ -317,7 +317,7 @@ fn gitlab(entries: &[Entry]) -> String {
             Violation {
                 description: f.message,
                 check_name: f.rule,
-                fingerprint: fingerprint(f.rule, p.path.as_deref().unwrap_or(""), &f.message),
+                fingerprint: fingerprint(f.rule, p.path.as_deref().unwrap_or(""), f.message),
                 location: ViolationLocation {
                     path: p.path.clone(),
                     positions: Positions {

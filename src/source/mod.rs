@@ -68,7 +68,7 @@ pub struct Shown {
 
 impl Shown {
     /// `tree`, whose base is the directory `dir` (relative to the working directory).
-    pub fn new(tree: Arc<dyn Tree>, dir: &std::path::Path) -> Arc<dyn Tree> {
+    pub fn wrap(tree: Arc<dyn Tree>, dir: &std::path::Path) -> Arc<dyn Tree> {
         Arc::new(Shown {
             inner: tree,
             prefix: path_prefix(dir),
