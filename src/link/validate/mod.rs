@@ -19,8 +19,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::ranges::NumberSet;
 use crate::model::{
-    pascal_case, Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue,
-    Options, ReservedName, Span, Syntax, FIELD_MAX,
+    pascal_case, Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message,
+    MessageEncoding, OptionEntry, OptionValue, Options, ReservedName, Span, Syntax, FIELD_MAX,
 };
 
 /// Numbers reserved for the protobuf implementation.
@@ -399,6 +399,11 @@ fn check_field_options(
                     );
                 }
             }
+            "lazy" | "unverified_lazy" if entry.value.as_bool() == Some(true) => {
+                if let Some((span, message)) = lazy_on_submessage(field, entry) {
+                    error(span, message);
+                }
+            }
             "jstype" => {
                 let normal = matches!(&entry.value, OptionValue::Ident(v) if v == "JS_NORMAL");
                 let is_64_bit = matches!(
@@ -484,6 +489,22 @@ fn check_field_options(
             _ => {}
         }
     }
+}
+
+/// protoc: `[lazy = true] can only be specified for submessage fields.` (a group, or a
+/// message encoded DELIMITED, is not one; the same for `unverified_lazy`).
+fn lazy_on_submessage(field: &Field, entry: &OptionEntry) -> Option<(Span, String)> {
+    let submessage = field.ty == FieldType::Message
+        && field.features.message_encoding.value != MessageEncoding::Delimited;
+    (!submessage).then(|| {
+        (
+            entry.span,
+            format!(
+                "field `{}`: `{}` is only allowed on message fields",
+                field.name, entry.name
+            ),
+        )
+    })
 }
 
 /// JSON name conflicts between fields, as protocompile reports them: a conflict involving a
@@ -685,9 +706,14 @@ fn default_placement(field: &Field) -> Option<String> {
     }
 }
 
-/// protoc's parser: `Expected integer for field default value.` for `+5`, and `Unsigned field
-/// can't have negative default value.` even for `-0`.
+/// protoc's parser: `Expected integer for field default value.` for `+5` (`Expected number.`
+/// for `+1.5`), and `Unsigned field can't have negative default value.` even for `-0`.
 fn default_sign(ty: FieldType, literal: &str) -> Option<String> {
+    if matches!(ty, FieldType::Float | FieldType::Double) && literal.starts_with('+') {
+        return Some(format!(
+            "default value {literal}: a floating-point default cannot have a `+` sign"
+        ));
+    }
     integer_range(ty)?;
     if literal.starts_with('+') {
         return Some(format!(

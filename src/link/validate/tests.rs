@@ -554,3 +554,199 @@ fn options_edition_2024_removed() {
         []
     );
 }
+
+#[test]
+fn signs_and_infinities_as_protoc_spells_them() {
+    let with_option = |value: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FileOptions {{ optional double d = 10101; }}\noption (d) = {value};\n"
+        ))
+    };
+    // protoc: `Identifier after '-' symbol must be inf or nan.`
+    assert_eq!(
+        with_option("-Inf"),
+        error("only `inf` or `nan` may follow a sign", "Inf")
+    );
+    assert_eq!(
+        with_option("-infinity"),
+        error("only `inf` or `nan` may follow a sign", "infinity")
+    );
+    // protoc: `Expected option value.`
+    assert_eq!(
+        with_option("+5"),
+        error("expected an option value, found `+`", "+")
+    );
+    assert_eq!(with_option("-inf"), []);
+    assert_eq!(with_option("-nan"), []);
+    // protoc: `Expected number.`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { optional double d = 1 [default = -NaN]; }\n"),
+        error("only `inf` or `nan` may follow a sign", "NaN")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { optional double d = 1 [default = +1.5]; }\n"),
+        error(
+            "default value +1.5: a floating-point default cannot have a `+` sign",
+            "default = +1.5"
+        )
+    );
+}
+
+#[test]
+fn a_map_entry_type_is_only_the_map_field_s() {
+    // protoc: `map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.`
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M {\n  map<string, int32> m = 1;\n  MEntry e = 2;\n}\n"),
+        error(
+            "`M.MEntry` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead",
+            "MEntry"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nimport \"google/protobuf/struct.proto\";\nmessage M {\n  map<string, google.protobuf.Struct.FieldsEntry> m = 1;\n}\n"),
+        error(
+            "`google.protobuf.Struct.FieldsEntry` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead",
+            "google.protobuf.Struct.FieldsEntry"
+        )
+    );
+}
+
+#[test]
+fn extendees_and_method_types_see_symbols_of_every_kind() {
+    // protoc: `"Foo" is not a message type.`: the method's own name is found first.
+    assert_eq!(
+        one_file("syntax = \"proto3\";\npackage p;\nmessage Foo {}\nservice S {\n  rpc Foo(Foo) returns (Foo);\n}\n"),
+        vec![
+            (
+                "`Foo` resolves to `p.S.Foo`, which is not a message type".to_string(),
+                "Foo".to_string()
+            );
+            2
+        ]
+    );
+    // A field named like the extendee hides it.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\npackage p;\nmessage Ext { extensions 1 to 10; }\nmessage M {\n  optional int32 Ext = 1;\n  extend Ext { optional int32 x = 2; }\n}\n"),
+        error(
+            "`Ext` resolves to `p.M.Ext`, which is not a message type",
+            "Ext"
+        )
+    );
+    // An enum value is a sibling of its enum.
+    assert_eq!(
+        one_file("package foo;\nmessage M {\n  enum E { M = 0; }\n  optional M f = 1;\n  extensions 2 to 2;\n  extend M { optional string g = 2; }\n}\n"),
+        error("`M` resolves to `foo.M.M`, which is not a message type", "M")
+    );
+    // Field types are looked up among types only, as protoc does.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\npackage p;\nmessage Foo { optional int32 Foo2 = 1; }\nmessage M {\n  optional int32 Foo = 1;\n  optional Foo f = 2;\n}\nservice S { rpc Get(Foo) returns (M); }\n"),
+        []
+    );
+}
+
+#[test]
+fn lazy_only_on_submessages() {
+    // protoc: `[lazy = true] can only be specified for submessage fields.`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M {\n  optional int32 a = 1 [lazy = true];\n}\n"),
+        error(
+            "field `a`: `lazy` is only allowed on message fields",
+            "lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file(
+            "syntax = \"proto3\";\nmessage M {\n  string s = 1 [unverified_lazy = true];\n}\n"
+        ),
+        error(
+            "field `s`: `unverified_lazy` is only allowed on message fields",
+            "unverified_lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  M m = 1 [lazy = true, features.message_encoding = DELIMITED];\n}\n"),
+        error(
+            "field `m`: `lazy` is only allowed on message fields",
+            "lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M {\n  M m = 1 [lazy = true];\n  map<string, M> n = 2 [lazy = true];\n  int32 i = 3 [lazy = false];\n}\n"),
+        []
+    );
+}
+
+#[test]
+fn message_set_extensions_are_optional_messages() {
+    // protoc: `Extensions of MessageSets must be optional messages.`
+    let with = |field: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nmessage Foo {{ option message_set_wire_format = true; extensions 1 to 100; }}\nextend Foo {{ {field} }}\n"
+        ))
+    };
+    assert_eq!(
+        with("repeated Foo bar = 1;"),
+        error(
+            "extension `bar`: `Foo` is a message set, whose extensions must be optional messages",
+            "Foo"
+        )
+    );
+    assert_eq!(
+        with("optional int32 bar = 1;"),
+        error(
+            "extension `bar`: `Foo` is a message set, whose extensions must be optional messages",
+            "int32"
+        )
+    );
+    assert_eq!(with("optional Foo bar = 1;"), []);
+}
+
+#[test]
+fn a_full_runtime_file_cannot_import_a_lite_one() {
+    // protoc: `Files that do not use optimize_for = LITE_RUNTIME cannot import files which do
+    // use this option.`
+    let lite = (
+        "lite.proto",
+        "syntax = \"proto3\";\noption optimize_for = LITE_RUNTIME;\n",
+    );
+    assert_eq!(
+        errors(&[lite, ("b.proto", "syntax = \"proto3\";\nimport \"lite.proto\";\n")]),
+        error(
+            "\"lite.proto\" uses `optimize_for = LITE_RUNTIME`: only a file that uses it too can import it",
+            "import \"lite.proto\";"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            lite,
+            (
+                "b.proto",
+                "syntax = \"proto3\";\nimport \"lite.proto\";\noption optimize_for = LITE_RUNTIME;\n"
+            )
+        ]),
+        []
+    );
+}
+
+#[test]
+fn package_names_have_at_most_101_components() {
+    // protoc: `Exceeds Maximum Package Depth`.
+    let package = |n: usize| vec!["a"; n].join(".");
+    assert_eq!(
+        one_file(&format!(
+            "syntax = \"proto3\";\npackage {};\n",
+            package(101)
+        )),
+        []
+    );
+    assert_eq!(
+        one_file(&format!(
+            "syntax = \"proto3\";\npackage {};\n",
+            package(102)
+        )),
+        error(
+            "the package name has 102 components; at most 101 are allowed",
+            &package(102)
+        )
+    );
+}
