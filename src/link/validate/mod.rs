@@ -6,6 +6,7 @@
 
 pub(super) mod declarations;
 mod edition_2024;
+mod features;
 mod import_list;
 pub(super) mod option_names;
 mod option_values;
@@ -95,8 +96,17 @@ fn check_options(
     errors: &mut Vec<(Span, String)>,
 ) {
     let editions = matches!(syntax, Syntax::Editions(_));
-    for entry in &options.entries {
+    let entries = if editions {
+        features::spelled_out(options)
+    } else {
+        options.entries.clone()
+    };
+    for entry in &entries {
         let name = entry.name.as_str();
+        if editions && target == Target::File {
+            errors.extend(features::no_required_by_default(entry));
+            errors.extend(features::no_java_string_check_utf8(entry));
+        }
         if !editions && (name == "features" || name.starts_with("features.")) {
             errors.push((
                 entry.span,
@@ -165,6 +175,33 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
     for field in &file.extensions {
         let no_parent = Message::default();
         check_field_options(file, &no_parent, field, true, &mut errors);
+    }
+    for message in file.all_messages() {
+        for field in message.fields.iter().chain(&message.extensions) {
+            let options = &field.options;
+            errors.extend(features::feature_support_consistent(
+                file,
+                &field.full_name,
+                options,
+            ));
+        }
+    }
+    for field in &file.extensions {
+        let options = &field.options;
+        errors.extend(features::feature_support_consistent(
+            file,
+            &field.full_name,
+            options,
+        ));
+    }
+    for enumeration in file.all_enums() {
+        for value in &enumeration.values {
+            let full_name = format!("{}.{}", enumeration.full_name, value.name);
+            let options = &value.options;
+            errors.extend(features::feature_support_consistent(
+                file, &full_name, options,
+            ));
+        }
     }
     for field in file.all_extensions() {
         // Message-set extensions may go up to the int32 maximum.
@@ -381,7 +418,12 @@ fn check_field_options(
     let is_map = field.is_map(parent);
     let repeated = field.label == Label::Repeated && !is_map;
     let mut error = |span: Span, message: String| errors.push((span, message));
-    for entry in &field.options.entries {
+    let entries = if editions {
+        features::spelled_out(&field.options)
+    } else {
+        field.options.entries.clone()
+    };
+    for entry in &entries {
         let what = format!("field `{}`", field.name);
         match entry.name.as_str() {
             "packed" if !editions && entry.value.as_bool() == Some(true) => {

@@ -750,3 +750,120 @@ fn package_names_have_at_most_101_components() {
         )
     );
 }
+
+#[test]
+fn features_in_a_message_literal_follow_the_same_rules() {
+    // protoc: `Option google.protobuf.FeatureSet.enum_type cannot be set on an entity of
+    // type `field`.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage Foo {\n  int32 i = 1 [features = { enum_type: OPEN }];\n}\n"),
+        error(
+            "feature `enum_type` cannot be set on a field",
+            "features = { enum_type: OPEN }"
+        )
+    );
+    // protoc: `Only message fields can specify message encoding.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage A {\n  map<string, string> m = 1 [features = { message_encoding: LENGTH_PREFIXED }];\n}\n"),
+        error(
+            "field `m`: only message fields may specify message encoding",
+            "features = { message_encoding: LENGTH_PREFIXED }"
+        )
+    );
+    // protoc: `Extensions can't be required.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage A { extensions 1 to 100; }\nextend A {\n  string s = 1 [features = { field_presence: LEGACY_REQUIRED }];\n}\n"),
+        error(
+            "field `s`: extension fields may not specify field presence",
+            "features = { field_presence: LEGACY_REQUIRED }"
+        )
+    );
+}
+
+#[test]
+fn a_file_cannot_default_to_required_presence() {
+    // protoc: `Required presence can't be specified by default.`
+    let message = "a file cannot make `LEGACY_REQUIRED` the default presence; set it on each field";
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features.field_presence = LEGACY_REQUIRED;\n"),
+        error(message, "option features.field_presence = LEGACY_REQUIRED;")
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features = { field_presence: LEGACY_REQUIRED };\n"),
+        error(
+            message,
+            "option features = { field_presence: LEGACY_REQUIRED };"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  int32 a = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n"),
+        []
+    );
+}
+
+#[test]
+fn java_string_check_utf8_is_not_an_editions_option() {
+    // protoc: `File option java_string_check_utf8 is not allowed under editions. Use the
+    // (pb.java).utf8_validation feature to control this behavior.`
+    assert_eq!(
+        one_file("edition = \"2023\";\noption java_string_check_utf8 = true;\n"),
+        error(
+            "option `java_string_check_utf8` is not allowed under editions: use the feature `features.(pb.java).utf8_validation`",
+            "option java_string_check_utf8 = true;"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\noption java_string_check_utf8 = true;\n"),
+        []
+    );
+}
+
+#[test]
+fn feature_lifetimes_say_why_they_end() {
+    let feature = |support: &str| {
+        one_file(&format!(
+            "edition = \"2023\";\npackage foo;\nimport \"google/protobuf/descriptor.proto\";\nmessage F {{\n  bool flag = 1 [feature_support = {{ {support} }}];\n}}\nextend google.protobuf.FeatureSet {{ F f = 9995; }}\n"
+        ))
+    };
+    // protoc: `foo.F.flag is deprecated but does not specify a deprecation warning.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_deprecated: EDITION_2023"),
+        error(
+            "`foo.F.flag`: `edition_deprecated` needs a `deprecation_warning`",
+            "edition_deprecated"
+        )
+    );
+    // protoc: `foo.F.flag has been removed but does not specify a removal error.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_PROTO2 edition_removed: EDITION_2023"),
+        error(
+            "`foo.F.flag`: `edition_removed` needs a `removal_error`",
+            "edition_removed"
+        )
+    );
+    // protoc: `... specifies a removal error but is not marked removed in any edition.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 removal_error: \"gone\""),
+        error(
+            "`foo.F.flag`: `removal_error` is set but no `edition_removed`",
+            "removal_error"
+        )
+    );
+    // protoc: `... was deprecated before it was introduced.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2024 edition_deprecated: EDITION_2023 deprecation_warning: \"old\""),
+        error(
+            "`foo.F.flag`: it is deprecated before it is introduced",
+            "edition_deprecated"
+        )
+    );
+    // Introduced and removed in one edition: no removal error is needed.
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_removed: EDITION_2023"),
+        []
+    );
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_deprecated: EDITION_2023 deprecation_warning: \"old\" edition_removed: EDITION_2024 removal_error: \"gone\""),
+        []
+    );
+}
