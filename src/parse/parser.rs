@@ -487,9 +487,7 @@ impl<'a> Parser<'a> {
         let name = self.option_name()?;
         self.expect_symbol('=', "after option name")?;
         let value_start = self.current_start();
-        let is_default =
-            matches!(name.as_slice(), [part] if !part.is_extension && part.name == "default");
-        let value = self.constant(is_default)?;
+        let value = self.constant()?;
         let value_span = self.span_from(value_start);
         Ok(OptionDecl {
             name,
@@ -546,10 +544,9 @@ impl<'a> Parser<'a> {
     }
 
     /// An option value: identifier, signed number, string(s), or `{ aggregate }`.
-    /// `big_integer_is_float`: a decimal integer beyond 64 bits reads as a double, as protoc's
-    /// `ConsumeNumber` reads a field's `default` (valid for double and float fields; the
-    /// linker refuses it as out of range for integer fields).
-    fn constant(&mut self, big_integer_is_float: bool) -> PResult<OptionValue> {
+    /// A decimal integer beyond 64 bits reads as a double, as protoc reads a `default` or an
+    /// option value (valid for double and float; the linker refuses it for integer types).
+    fn constant(&mut self) -> PResult<OptionValue> {
         let negative = if self.is_symbol('-') || self.is_symbol('+') {
             let neg = self.is_symbol('-');
             self.bump();
@@ -566,10 +563,9 @@ impl<'a> Parser<'a> {
                 OptionValue::Int(if neg == Some(true) { -n } else { n })
             }
             (TokenKind::Int(None), neg)
-                if big_integer_is_float
-                    && self.text[token.span.range()]
-                        .bytes()
-                        .all(|b| b.is_ascii_digit()) =>
+                if self.text[token.span.range()]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
             {
                 let f: f64 = self.text[token.span.range()]
                     .parse()
