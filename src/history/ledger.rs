@@ -188,7 +188,12 @@ struct Overwritten {
 
 impl Ledger {
     /// Applies one commit: each changed path with its new blob and summary (`None`: deleted).
-    pub fn apply(&mut self, commit: CommitIdx, changes: Vec<(Arc<str>, Option<FileVersion>)>) {
+    /// Returns the elements whose entries it updated.
+    pub fn apply(
+        &mut self,
+        commit: CommitIdx,
+        changes: Vec<(Arc<str>, Option<FileVersion>)>,
+    ) -> BTreeSet<(String, Kind)> {
         self.unfinish();
         let mut affected: BTreeSet<(String, Kind)> = BTreeSet::new();
         for (path, new) in changes {
@@ -212,14 +217,15 @@ impl Ledger {
                 self.files.insert(path, (blob, summary));
             }
         }
-        for key in affected {
-            let state = self.merged(&key, commit);
+        for key in &affected {
+            let state = self.merged(key, commit);
             let entry = self
                 .elements
                 .entry(key.clone())
                 .or_insert_with(|| ElementLedger::new(key.1));
             update(entry, state, commit);
         }
+        affected
     }
 
     /// The files under ROOT now, with their blobs.

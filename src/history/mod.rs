@@ -112,7 +112,11 @@ impl History {
 
     /// The findings of the history rules the configuration runs, less those it ignores.
     pub fn findings(&self) -> Vec<HistoryFinding> {
-        let mut found = rules::run(&self.ledger, &self.commits);
+        self.configured(rules::run(&self.ledger, &self.commits))
+    }
+
+    /// The findings the configuration keeps.
+    fn configured(&self, mut found: Vec<HistoryFinding>) -> Vec<HistoryFinding> {
         found.retain(|f| {
             let paths = std::iter::once(&f.at).chain(f.previous.as_ref().map(|p| &p.at));
             paths
@@ -158,9 +162,11 @@ impl History {
                 changes.push((path.clone(), None));
             }
         }
-        self.ledger.apply(index, changes);
+        let affected = self.ledger.apply(index, changes);
         self.ledger.finish(index);
-        self.findings()
+        // A finding the new side causes is in an element it changed: judge only those.
+        let found = rules::run_on(&self.ledger, &self.commits, affected.iter());
+        self.configured(found)
             .into_iter()
             .filter(|f| match (&f.current, &f.previous) {
                 (Some(c), _) => c.added_in == index,

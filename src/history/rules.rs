@@ -68,9 +68,21 @@ pub struct HistoryFinding {
 
 /// Runs every history rule over the ledger; findings sorted by place and rule.
 pub fn run(ledger: &Ledger, commits: &[CommitInfo]) -> Vec<HistoryFinding> {
+    run_on(ledger, commits, ledger.elements.keys())
+}
+
+/// Runs every history rule over the ledger entries of `keys` only (those a last snapshot
+/// changed, for `check --history`); findings sorted by place and rule.
+pub fn run_on<'a>(
+    ledger: &'a Ledger,
+    commits: &[CommitInfo],
+    keys: impl Iterator<Item = &'a (String, Kind)>,
+) -> Vec<HistoryFinding> {
     let cite = |c: CommitIdx| cite(&commits[c as usize]);
     let mut out = Vec::new();
-    let sorted: BTreeMap<_, _> = ledger.elements.iter().collect();
+    let sorted: BTreeMap<_, _> = keys
+        .filter_map(|key| Some((key, ledger.elements.get(key)?)))
+        .collect();
     for ((name, kind), entry) in sorted {
         // An extendee entry comes and goes with its extensions; whether the extended message
         // itself was gone is in the message's entry.
