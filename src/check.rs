@@ -37,6 +37,9 @@ pub struct CheckOptions {
     /// Compare even when an import cannot be found (names from it are kept as written and
     /// each missing import is a warning); by default that is an error.
     pub allow_missing_imports: bool,
+    /// buf's `--limit-to-input-files`: the old side keeps only the files the new side has,
+    /// so files that are gone (deleted, or outside the new side's `--path`) are not compared.
+    pub limit_to_input_files: bool,
 }
 
 impl CheckOptions {
@@ -213,14 +216,25 @@ fn check_module(
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
-    let (new_files, old_files) = rayon::join(
-        || engine::collect(new, new_layout, new_module, &filter),
-        || engine::collect(old, old_layout, old_module, &filter),
-    );
-    let (new_files, old_files) = both(new_files, old_files)?;
+    // One loader for both sides, one side after the other (each on every core): a file
+    // with the same blob at both revisions is read and parsed once, and both builds share
+    // its text and tree. The loader goes before the builds, so each tree is freed as soon
+    // as both sides have lowered it.
+    let loader = engine::Loader::new();
+    let new_files = loader.collect(new, new_layout, new_module, &filter);
+    let old_files = match (&new_files, opts.limit_to_input_files) {
+        (Ok(new_files), true) => {
+            collect_limited(&loader, old, (old_layout, old_module), new_files, &filter)
+        }
+        _ => loader.collect(old, old_layout, old_module, &filter),
+    };
+    drop(loader);
+    let (mut new_files, mut old_files) = both(new_files, old_files)?;
 
-    let (new_built, old_built) =
-        rayon::join(|| engine::build(&new_files), || engine::build(&old_files));
+    let (new_built, old_built) = rayon::join(
+        || engine::build(&mut new_files),
+        || engine::build(&mut old_files),
+    );
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -269,20 +283,22 @@ fn check_module(
         relabel(&mut g.previous, &old_files.external);
     }
     if !new.root.positions() {
+        let tree = new.root.as_ref();
         for f in &mut findings {
-            at_file_start(&mut f.location);
+            to_original(&mut f.location, tree);
         }
         for g in &mut groups {
-            at_file_start(&mut g.location);
+            to_original(&mut g.location, tree);
         }
     }
     if !old.root.positions() {
+        let tree = old.root.as_ref();
         for f in &mut findings {
-            at_file_start(&mut f.previous);
+            to_original(&mut f.previous, tree);
             f.focus = None;
         }
         for g in &mut groups {
-            at_file_start(&mut g.previous);
+            to_original(&mut g.previous, tree);
         }
     }
     Ok(ModuleResult {
@@ -305,6 +321,27 @@ fn check_module(
             new_external: new_files.external,
         },
     })
+}
+
+/// The old side's files that the new side has (`--limit-to-input-files`).
+fn collect_limited(
+    loader: &engine::Loader,
+    old: &Snapshot,
+    (layout, module): (&Layout, usize),
+    new_files: &engine::Collected,
+    filter: &PathFilter,
+) -> Result<engine::Collected, Report> {
+    // An empty list means "every file"; a path no file can have means "none".
+    const NO_FILE: &str = "\0";
+    let mut paths = new_files.compared.clone();
+    if paths.is_empty() {
+        paths.push(NO_FILE.to_string());
+    }
+    let limited = PathFilter {
+        paths: &paths,
+        exclude_paths: filter.exclude_paths,
+    };
+    loader.collect(old, layout, module, &limited)
 }
 
 /// What one module's check gives.
@@ -356,16 +393,25 @@ fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str
     external.get(path).map_or(path, String::as_str)
 }
 
-/// A location in a reconstructed text (an image's) is not the user's: only its file is kept.
-fn at_file_start(loc: &mut Option<Location>) {
+/// A location in a reconstructed text (an image's) is not the user's: it moves to the
+/// element's span in the user's file when the image has source info, else to 1:1 of the
+/// file. No snippet either way (the byte span is into the reconstruction).
+fn to_original(loc: &mut Option<Location>, tree: &dyn source::Tree) {
     if let Some(loc) = loc {
         loc.span = None;
+        let [start_line, start_column, end_line, end_column] = tree
+            .original_span(
+                &loc.path,
+                (loc.start_line, loc.start_column),
+                (loc.end_line, loc.end_column),
+            )
+            .unwrap_or([1, 1, 1, 1]);
         (
             loc.start_line,
             loc.start_column,
             loc.end_line,
             loc.end_column,
-        ) = (1, 1, 1, 1);
+        ) = (start_line, start_column, end_line, end_column);
     }
 }
 

@@ -578,6 +578,11 @@ impl<'a> Parser<'a> {
     /// `ConsumeNumber` reads a field's `default` (valid for double and float fields; the
     /// linker refuses it as out of range for integer fields).
     fn constant(&mut self, big_integer_is_float: bool) -> PResult<OptionValue> {
+        // protoc's option values take only `-` (`Expected option value.`); a default's `+`
+        // is refused later with its own message.
+        if self.is_symbol('+') && !big_integer_is_float {
+            return Err(self.expected("an option value"));
+        }
         let negative = if self.is_symbol('-') || self.is_symbol('+') {
             let neg = self.is_symbol('-');
             self.bump();
@@ -615,11 +620,16 @@ impl<'a> Parser<'a> {
                 let f = lexer::float_value(self.text, token);
                 OptionValue::Float(if neg == Some(true) { -f } else { f })
             }
+            // protoc: `Identifier after '-' symbol must be inf or nan.` (lower case, and
+            // not `infinity`, which only an unsigned option value may spell).
             (TokenKind::Ident, _, Some(neg)) => {
-                let f = match self.text[token.span.range()].to_ascii_lowercase().as_str() {
-                    "inf" | "infinity" => f64::INFINITY,
+                let f = match &self.text[token.span.range()] {
+                    "inf" => f64::INFINITY,
                     "nan" => f64::NAN,
-                    _ => return Err(self.expected("a number after the sign")),
+                    _ => {
+                        return Err(self
+                            .error_at(token.span, "only `inf` or `nan` may follow a sign".into()))
+                    }
                 };
                 OptionValue::Float(if neg { -f } else { f })
             }
