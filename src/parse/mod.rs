@@ -3,6 +3,7 @@
 
 pub use crate::syntax::ast;
 pub mod lexer;
+pub mod literal;
 pub mod parser;
 
 use std::sync::Arc;

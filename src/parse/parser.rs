@@ -574,13 +574,12 @@ impl<'a> Parser<'a> {
     }
 
     /// An option value: identifier, signed number, string(s), or `{ aggregate }`.
-    /// `big_integer_is_float`: a decimal integer beyond 64 bits reads as a double, as protoc's
-    /// `ConsumeNumber` reads a field's `default` (valid for double and float fields; the
-    /// linker refuses it as out of range for integer fields).
-    fn constant(&mut self, big_integer_is_float: bool) -> PResult<OptionValue> {
-        // protoc's option values take only `-` (`Expected option value.`); a default's `+`
-        // is refused later with its own message.
-        if self.is_symbol('+') && !big_integer_is_float {
+    /// A decimal integer beyond 64 bits reads as a double, as protoc reads a `default` or an
+    /// option value (valid for double and float; the linker refuses it for integer types).
+    /// `is_default`: protoc's option values take only `-` (`Expected option value.`); a
+    /// default's `+` is refused later with its own message.
+    fn constant(&mut self, is_default: bool) -> PResult<OptionValue> {
+        if self.is_symbol('+') && !is_default {
             return Err(self.expected("an option value"));
         }
         let negative = if self.is_symbol('-') || self.is_symbol('+') {
@@ -603,10 +602,9 @@ impl<'a> Parser<'a> {
                 OptionValue::Int(if neg == Some(true) { -n } else { n })
             }
             (TokenKind::Int, Some(None), neg)
-                if big_integer_is_float
-                    && self.text[token.span.range()]
-                        .bytes()
-                        .all(|b| b.is_ascii_digit()) =>
+                if self.text[token.span.range()]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
             {
                 let f: f64 = self.text[token.span.range()]
                     .parse()

@@ -4,10 +4,12 @@
 //! `allow_alias`, and the zero first value of open enums. A schema failing them would make
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
+pub(super) mod custom_options;
 pub(super) mod declarations;
 mod edition_2024;
 mod features;
 mod import_list;
+mod message_literals;
 pub(super) mod option_names;
 mod option_values;
 mod options_twice;
@@ -801,5 +803,7 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
     })
 }
 
+#[cfg(test)]
+mod custom_option_tests;
 #[cfg(test)]
 mod tests;
