@@ -222,6 +222,8 @@ fn check_module(
     let old_files = loader.collect(old, old_layout, old_module, &filter);
     drop(loader);
     let (mut new_files, mut old_files) = both(new_files, old_files)?;
+    // Files without a blob id (a directory on disk) are shared by their bytes.
+    engine::share_identical(&mut new_files, &mut old_files);
 
     let (new_built, old_built) = rayon::join(
         || engine::build(&mut new_files),
