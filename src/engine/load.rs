@@ -205,7 +205,7 @@ impl ImportResolver for CachedResolver<'_> {
             if let Some(Parsed { text, tree }) = found {
                 let source = SourceFile {
                     path: import_path.to_string(),
-                    display_name: format!("{} @ {}", import_path, root.tree.label()),
+                    display_name: format!("{} @ {}", root.tree.shown(&path), root.tree.label()),
                     text,
                 };
                 return Ok(Some((source, tree)));
@@ -342,7 +342,7 @@ fn collect_with(
             };
             let file = SourceFile {
                 path: rel.clone(),
-                display_name: format!("{ext} @ {label}"),
+                display_name: format!("{} @ {label}", tree.shown(ext)),
                 text,
             };
             Ok((file, blob, parsed))
