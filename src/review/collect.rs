@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::renames::Renames;
-use super::{comments, element, Change, Class, Kind};
+use super::{element, Change, Class, Kind, Shown};
 use crate::diff::{Diff, FieldIn, FieldPair, InFile, MethodIn};
 use crate::engine::Compared;
 use crate::model::{
@@ -88,6 +88,11 @@ impl Collector<'_> {
             start_line: shown.file.line_col(shown.span.start).0,
             description,
             renamed_from: None,
+            shown: match kind {
+                Kind::Added => Shown::New,
+                Kind::Removed => Shown::Old,
+                Kind::Changed | Kind::Renamed => Shown::Both,
+            },
             findings: Vec::new(),
             unstable: None,
             package: shown.file.package.clone(),
@@ -142,6 +147,24 @@ impl Collector<'_> {
 
     fn changed(&mut self, what: (&str, &'static str, Class), sides: (At, At), description: String) {
         self.changed_as(None, what, sides, description);
+    }
+
+    /// [`Self::changed`] where one side is only a placeholder (the parent of an option or a
+    /// reservation that side lacks): snippets show the other side alone.
+    fn changed_on(
+        &mut self,
+        shown: Shown,
+        what: (&str, &'static str, Class),
+        sides: (At, At),
+        description: String,
+    ) {
+        let before = self.out.len();
+        self.changed(what, sides, description);
+        if self.out.len() > before {
+            if let Some(change) = self.out.last_mut() {
+                change.shown = shown;
+            }
+        }
     }
 
     /// [`Self::changed`]; with `renamed_from` (the old full name) the change is a rename.
@@ -251,7 +274,8 @@ impl Collector<'_> {
         {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} added", code(&import.path));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 what,
                 (at(new, import.span), at(old, whole(old))),
                 description,
@@ -264,7 +288,8 @@ impl Collector<'_> {
         {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} removed", code(&import.path));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 what,
                 (at(new, whole(new)), at(old, import.span)),
                 description,
@@ -674,7 +699,7 @@ impl Collector<'_> {
                         code(name),
                         code(&value_words(&n.value))
                     );
-                    self.changed(what, (at(new.file, n.span), old), description);
+                    self.changed_on(Shown::New, what, (at(new.file, n.span), old), description);
                 }
                 (None, Some(o)) => {
                     let description = format!(
@@ -682,7 +707,7 @@ impl Collector<'_> {
                         code(name),
                         code(&value_words(&o.value))
                     );
-                    self.changed(what, (new, at(old.file, o.span)), description);
+                    self.changed_on(Shown::Old, what, (new, at(old.file, o.span)), description);
                 }
                 (Some(n), Some(o)) if n.value != o.value => {
                     let description = format!(
@@ -708,8 +733,8 @@ impl Collector<'_> {
             return;
         }
         let (new_doc, old_doc) = (
-            comments::doc(new.file, new.span),
-            comments::doc(old.file, old.span),
+            crate::model::doc_comment(new.file, new.span),
+            crate::model::doc_comment(old.file, old.span),
         );
         if new_doc == old_doc {
             return;
@@ -742,7 +767,8 @@ impl Collector<'_> {
             .filter(|r| !old_set.contains(&(r.start, r.end)))
         {
             let description = format!("reserved {} added", range_words(r));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 (owner, element::RESERVATION, Class::Patch),
                 (at(new.file, r.span), old),
                 description,
@@ -753,7 +779,8 @@ impl Collector<'_> {
             .filter(|r| !new_set.contains(&(r.start, r.end)))
         {
             let description = format!("reserved {} removed", range_words(r));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 (owner, element::RESERVATION, Class::Minor),
                 (new, at(old.file, r.span)),
                 description,
@@ -766,7 +793,8 @@ impl Collector<'_> {
             .filter(|n| !old_set.contains(n.name.as_str()))
         {
             let description = format!("reserved name {} added", quoted(&n.name));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 (owner, element::RESERVATION, Class::Patch),
                 (at(new.file, n.span), old),
                 description,
@@ -777,7 +805,8 @@ impl Collector<'_> {
             .filter(|n| !new_set.contains(n.name.as_str()))
         {
             let description = format!("reserved name {} removed", quoted(&n.name));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 (owner, element::RESERVATION, Class::Minor),
                 (new, at(old.file, n.span)),
                 description,

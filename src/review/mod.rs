@@ -11,7 +11,7 @@
 mod attach;
 mod classify;
 mod collect;
-mod comments;
+
 mod renames;
 #[cfg(test)]
 mod tests;
@@ -84,6 +84,15 @@ pub mod element {
     pub const IMPORT: &str = "import";
 }
 
+/// The sides a change is seen on: an addition on the new side, a removal on the old one,
+/// an option set on the new side only (the old side's place is just its element).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    New,
+    Old,
+    Both,
+}
+
 /// One change to one element.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -107,7 +116,10 @@ pub struct Change {
     pub unstable: Option<String>,
     /// The package the element belongs to.
     pub package: String,
-    /// Where the change is on each side (path relative to ROOT), for attaching findings.
+    /// Which sides' snippets show the change.
+    pub(crate) shown: Shown,
+    /// Where the change is on each side (path relative to ROOT), for attaching findings and
+    /// for snippets.
     pub(crate) new_at: Option<(String, Span)>,
     pub(crate) old_at: Option<(String, Span)>,
     /// The class the change has without findings.

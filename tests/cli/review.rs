@@ -214,10 +214,18 @@ fn text_groups_by_file_and_element_with_the_findings() {
   note: unstable package `acme.v1beta1`: `v1beta1` is an alpha, beta or test version (buf's ignore_unstable_packages; AIP-181/185 let such channels break); breaking changes there count as minor
   acme.v1beta1.Draft.title (field)
     minor removed old line 7: field `title` = 2 (string) deleted (breaking, allowed: the package is unstable)
+        ☞ in `HEAD`:
+         ╭─[acme/v1beta1/draft.proto @ HEAD:7:3]
+       7 │ string title = 2;
+         · ────────┬────────
+         ·         ╰── removed
+         ╰────
           error[FIELD_NO_DELETE] Previously present field "2" with name "title" on message "Draft" was deleted.
             help: restore the field, or if it is really gone reserve its number and name in message
                   `Draft` so they are never reused: `reserved 2; reserved "title";` (old readers would
                   decode a future field that reuses number 2 as `title`)
+            note: who breaks: backward (new readers of old data); binary: new readers skip the field as
+                  unknown; JSON: new readers reject the unknown name
 
 Verdict minor: 1 minor change against HEAD (working tree), suggested commit type `feat`
 "#
