@@ -239,6 +239,8 @@ fn check_module(
     };
     drop(loader);
     let (mut new_files, mut old_files) = both(new_files, old_files)?;
+    // Files without a blob id (a directory on disk) are shared by their bytes.
+    engine::share_identical(&mut new_files, &mut old_files);
 
     let (new_built, old_built) = rayon::join(
         || engine::build(&mut new_files),

@@ -215,6 +215,45 @@ impl ImportResolver for CachedResolver<'_> {
     }
 }
 
+/// Shares what two sides' files have in common before they are built: a file whose text is
+/// the same at both sides (same path, equal bytes) is parsed once, and both sides hold one
+/// copy of its text and tree. A tree depends on the text alone, so each side builds exactly
+/// what it would have built from its own copy. Files a [`Loader`] already shared (by blob
+/// id) are left as they are; this covers directories on disk, whose files have no blob id.
+pub fn share_identical(new: &mut Collected, old: &mut Collected) {
+    let new_by_path: HashMap<&str, usize> = new
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i))
+        .collect();
+    let same: Vec<(usize, usize)> = old
+        .files
+        .iter()
+        .enumerate()
+        .filter_map(|(o, file)| {
+            let n = *new_by_path.get(file.path.as_str())?;
+            let unshared = new.trees.get(n).is_none_or(Option::is_none)
+                && old.trees.get(o).is_none_or(Option::is_none);
+            (unshared && new.files[n].text == file.text).then_some((n, o))
+        })
+        .collect();
+    if same.is_empty() {
+        return;
+    }
+    let trees: Vec<Arc<ParsedFile>> = same
+        .par_iter()
+        .map(|&(n, _)| Arc::new(parse::parse(&new.files[n].text)))
+        .collect();
+    new.trees.resize(new.files.len(), None);
+    old.trees.resize(old.files.len(), None);
+    for ((n, o), tree) in same.into_iter().zip(trees) {
+        old.files[o].text = new.files[n].text.clone();
+        new.trees[n] = Some(tree.clone());
+        old.trees[o] = Some(tree);
+    }
+}
+
 /// A side's files, ready for the front-end, and how to report their paths.
 pub struct Collected {
     pub files: Vec<SourceFile>,

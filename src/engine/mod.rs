@@ -9,7 +9,10 @@ mod load;
 mod modules;
 
 pub use cache::CacheStats;
-pub use load::{build, collect, load, unresolved_imports, Collected, Loaded, Loader, PathFilter};
+pub use load::{
+    build, collect, load, share_identical, unresolved_imports, Collected, Loaded, Loader,
+    PathFilter,
+};
 pub use modules::{pair_modules, same_rules};
 
 use std::collections::{HashMap, HashSet};

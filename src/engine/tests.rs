@@ -132,3 +132,97 @@ fn a_loader_forgets_files_the_recent_loads_did_not_use() {
     let stats = loader.stats();
     assert_eq!((stats.misses, stats.hits, stats.entries), (3, 0, 1));
 }
+
+#[test]
+fn collecting_both_sides_through_one_loader_shares_identical_blobs_and_builds_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = Repository::init(dir.path()).unwrap();
+    let files = |c: &'static str| [("proto/a.proto", A), ("proto/c.proto", c)];
+    let old = commit(&git, &files(C1));
+    let new = commit(&git, &files(C2));
+    let repo = Repo::discover(dir.path()).unwrap();
+    let (layout, filter) = (layout(), PathFilter::default());
+
+    let loader = Loader::new();
+    let mut new_files = loader
+        .collect(&snapshot(&repo, new, "new"), &layout, 0, &filter)
+        .unwrap();
+    let mut old_files = loader
+        .collect(&snapshot(&repo, old, "old"), &layout, 0, &filter)
+        .unwrap();
+    // a.proto is the same blob at both sides: read and parsed once, its text shared; the
+    // two versions of c.proto are read apart.
+    let stats = loader.stats();
+    assert_eq!((stats.misses, stats.hits), (3, 1), "{stats:?}");
+    drop(loader);
+    let text = |files: &super::Collected, path: &str| {
+        let file = files.files.iter().find(|f| f.path == path).unwrap();
+        file.text.clone()
+    };
+    assert!(Arc::ptr_eq(
+        &text(&new_files, "a.proto"),
+        &text(&old_files, "a.proto")
+    ));
+    assert!(!Arc::ptr_eq(
+        &text(&new_files, "c.proto"),
+        &text(&old_files, "c.proto")
+    ));
+
+    // Each build is exactly what a build of its side alone gives.
+    for (files, tree, label) in [(&mut new_files, new, "new"), (&mut old_files, old, "old")] {
+        let built = super::build(files).unwrap();
+        let plain = load(&snapshot(&repo, tree, label), &layout, 0, &filter).unwrap();
+        assert_eq!(
+            format!("{:?}", built.schema),
+            format!("{:?}", plain.built.schema)
+        );
+    }
+}
+
+#[test]
+fn two_directories_share_the_files_whose_bytes_are_equal_and_build_the_same() {
+    let write = |files: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        dir
+    };
+    let new_dir = write(&[("proto/a.proto", A), ("proto/c.proto", C2)]);
+    let old_dir = write(&[("proto/a.proto", A), ("proto/c.proto", C1)]);
+    let side = |dir: &Path, label: &str| Snapshot {
+        root: Arc::new(crate::source::FsTree::new(dir, label)),
+        includes: vec![],
+    };
+    let (layout, filter) = (layout(), PathFilter::default());
+    let collect =
+        |dir: &Path, label: &str| super::collect(&side(dir, label), &layout, 0, &filter).unwrap();
+    let mut new_files = collect(new_dir.path(), "new");
+    let mut old_files = collect(old_dir.path(), "old");
+    super::share_identical(&mut new_files, &mut old_files);
+    let text = |files: &super::Collected, path: &str| {
+        let file = files.files.iter().find(|f| f.path == path).unwrap();
+        file.text.clone()
+    };
+    assert!(Arc::ptr_eq(
+        &text(&new_files, "a.proto"),
+        &text(&old_files, "a.proto")
+    ));
+    assert!(!Arc::ptr_eq(
+        &text(&new_files, "c.proto"),
+        &text(&old_files, "c.proto")
+    ));
+    for (files, dir, label) in [
+        (&mut new_files, new_dir.path(), "new"),
+        (&mut old_files, old_dir.path(), "old"),
+    ] {
+        let built = super::build(files).unwrap();
+        let plain = load(&side(dir, label), &layout, 0, &filter).unwrap();
+        assert_eq!(
+            format!("{:?}", built.schema),
+            format!("{:?}", plain.built.schema)
+        );
+    }
+}
