@@ -216,21 +216,25 @@ fn check_module(
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
-    let (new_files, old_files) = match opts.limit_to_input_files {
-        false => rayon::join(
-            || engine::collect(new, new_layout, new_module, &filter),
-            || engine::collect(old, old_layout, old_module, &filter),
-        ),
-        true => {
-            let new_files = engine::collect(new, new_layout, new_module, &filter)?;
-            let old_files = collect_limited(old, (old_layout, old_module), &new_files, &filter);
-            (Ok(new_files), old_files)
+    // One loader for both sides, one side after the other (each on every core): a file
+    // with the same blob at both revisions is read and parsed once, and both builds share
+    // its text and tree. The loader goes before the builds, so each tree is freed as soon
+    // as both sides have lowered it.
+    let loader = engine::Loader::new();
+    let new_files = loader.collect(new, new_layout, new_module, &filter);
+    let old_files = match (&new_files, opts.limit_to_input_files) {
+        (Ok(new_files), true) => {
+            collect_limited(&loader, old, (old_layout, old_module), new_files, &filter)
         }
+        _ => loader.collect(old, old_layout, old_module, &filter),
     };
-    let (new_files, old_files) = both(new_files, old_files)?;
+    drop(loader);
+    let (mut new_files, mut old_files) = both(new_files, old_files)?;
 
-    let (new_built, old_built) =
-        rayon::join(|| engine::build(&new_files), || engine::build(&old_files));
+    let (new_built, old_built) = rayon::join(
+        || engine::build(&mut new_files),
+        || engine::build(&mut old_files),
+    );
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -321,6 +325,7 @@ fn check_module(
 
 /// The old side's files that the new side has (`--limit-to-input-files`).
 fn collect_limited(
+    loader: &engine::Loader,
     old: &Snapshot,
     (layout, module): (&Layout, usize),
     new_files: &engine::Collected,
@@ -336,7 +341,7 @@ fn collect_limited(
         paths: &paths,
         exclude_paths: filter.exclude_paths,
     };
-    engine::collect(old, layout, module, &limited)
+    loader.collect(old, layout, module, &limited)
 }
 
 /// What one module's check gives.

@@ -17,6 +17,11 @@ macro_rules! eprintln {
 
 mod cli;
 
+/// mimalloc rather than the system allocator: a check allocates millions of small strings
+/// and vectors (the model of every file), and glibc's malloc and free were a fifth of its CPU.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]
 #[command(name = "protocompat", version, about)]

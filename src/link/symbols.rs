@@ -3,7 +3,7 @@
 //! lowering needs (closed enums, extension ranges).
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{map_entry_name, OptionValue, Span};
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
@@ -33,8 +33,6 @@ impl SymKind {
 pub(super) struct Extension {
     pub extendee: String,
     pub scope: String,
-    /// Its type as written (a scalar, or a name to resolve from `scope`).
-    pub ty: TypeRef,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +59,14 @@ pub(super) struct Symbols {
     pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
     /// Every extension, by full name.
     pub(super) extensions: HashMap<String, Extension>,
+    /// The entry messages synthesized for map fields, by full name: no field may name them.
+    pub(super) map_entries: HashSet<String>,
+    /// The messages with `message_set_wire_format = true`, by full name: their extensions
+    /// must be optional messages.
+    pub(super) message_sets: HashSet<String>,
+    /// Whether each file, by index, says `optimize_for = LITE_RUNTIME` (a file that does not
+    /// cannot import one that does).
+    pub lite: Vec<bool>,
 }
 
 /// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
@@ -222,6 +228,9 @@ impl Collector<'_> {
                 (r.start, end)
             })
             .collect();
+        if message_set {
+            self.symbols.message_sets.insert(name.to_string());
+        }
         if !ranges.is_empty() {
             self.symbols
                 .extension_ranges
@@ -262,7 +271,6 @@ impl Collector<'_> {
             let extension = Extension {
                 extendee: decl.extendee.text.clone(),
                 scope: scope.to_string(),
-                ty: f.ty.clone(),
             };
             let name = match (&f.ty, &f.group_body) {
                 (TypeRef::Group, Some(_)) => f.name.text.to_ascii_lowercase(),
@@ -286,11 +294,9 @@ impl Collector<'_> {
                 self.add(join(scope, &field_name), SymKind::Field, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
-                self.add(
-                    join(scope, &map_entry_name(&field.name.text)),
-                    SymKind::Message,
-                    field.name.span,
-                );
+                let entry = join(scope, &map_entry_name(&field.name.text));
+                self.symbols.map_entries.insert(entry.clone());
+                self.add(entry, SymKind::Message, field.name.span);
                 self.add(
                     join(scope, &field.name.text),
                     SymKind::Field,
@@ -349,4 +355,13 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<S
             _ => {}
         }
     }
+}
+
+/// Whether a file sets `option optimize_for = LITE_RUNTIME;`.
+pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
+    ast.items.iter().any(|item| {
+        matches!(item, TopItem::Option(o)
+            if o.canonical_name() == "optimize_for"
+                && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
+    })
 }
