@@ -12,6 +12,7 @@ pub use crate::engine::Error;
 use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};
+use crate::review::{self, Change};
 pub use crate::source::NewSide;
 use crate::source::{self, is_within, normalize, Request, Snapshot, SourceText};
 
@@ -40,6 +41,9 @@ pub struct CheckOptions {
     /// buf's `--limit-to-input-files`: the old side keeps only the files the new side has,
     /// so files that are gone (deleted, or outside the new side's `--path`) are not compared.
     pub limit_to_input_files: bool,
+    /// Also list every change between the sides, breaking or not (`review`), from the diff
+    /// the rules read: [`Outcome::changes`].
+    pub list_changes: bool,
 }
 
 impl CheckOptions {
@@ -80,10 +84,12 @@ pub struct Outcome {
     /// Both sides' texts and labels, for the text format's snippets.
     pub sources: Sources,
     pub stats: Stats,
-    /// Both sides' builds of every module (for `review`, which lists every change), kept as
-    /// long as the outcome: a process that exits after rendering can `std::mem::forget` the
-    /// outcome instead of freeing them.
+    /// Both sides' builds of every module, kept as long as the outcome: a process that exits
+    /// after rendering can `std::mem::forget` the outcome instead of freeing them.
     pub modules: Vec<Compared>,
+    /// Every change of every module, before findings are hung on them; empty unless
+    /// [`CheckOptions::list_changes`].
+    pub changes: Vec<Change>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -119,6 +125,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let mut files_checked = 0;
     let mut compared = Vec::new();
     let mut modules = Vec::new();
+    let mut changes = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -137,6 +144,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         files_checked += result.files_checked;
         compared.extend(result.compared);
         modules.push(result.compared_builds);
+        changes.extend(result.changes);
     }
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -154,6 +162,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             elapsed: started.elapsed(),
         },
         modules,
+        changes,
     })
 }
 
@@ -253,16 +262,29 @@ fn check_module(
         warnings,
     )?;
 
-    let shown = |path: &str| external(path, &new_files.external).to_string();
-    let old_build = engine::Build::whole(old_built.schema, old_built.imports);
-    let new_build = engine::Build::whole(new_built.schema, new_built.imports);
-    let analysis = engine::analyze(
-        &old_build,
-        &new_build,
+    let compared_builds = Compared {
+        old: engine::Build::whole(old_built.schema, old_built.imports),
+        new: engine::Build::whole(new_built.schema, new_built.imports),
+        old_external: std::mem::take(&mut old_files.external),
+        new_external: std::mem::take(&mut new_files.external),
+    };
+    let (old_external, new_external) =
+        (&compared_builds.old_external, &compared_builds.new_external);
+    let shown = |path: &str| external(path, new_external).to_string();
+    let (analysis, changes) = engine::analyze_with(
+        &compared_builds.old,
+        &compared_builds.new,
         selection,
         &Naming {
             new_label: new.label(),
             shown: &shown,
+        },
+        |diff| {
+            if opts.list_changes {
+                review::changes(diff, &compared_builds)
+            } else {
+                Vec::new()
+            }
         },
     );
     warnings.extend(analysis.warnings);
@@ -272,15 +294,15 @@ fn check_module(
         .iter_mut()
         .chain(silenced.iter_mut().map(|i| &mut i.finding))
     {
-        relabel(&mut f.location, &new_files.external);
-        relabel(&mut f.previous, &old_files.external);
+        relabel(&mut f.location, new_external);
+        relabel(&mut f.previous, old_external);
     }
     for i in &mut silenced {
-        i.directive.path = external(&i.directive.path, &new_files.external).to_string();
+        i.directive.path = external(&i.directive.path, new_external).to_string();
     }
     for g in &mut groups {
-        relabel(&mut g.location, &new_files.external);
-        relabel(&mut g.previous, &old_files.external);
+        relabel(&mut g.location, new_external);
+        relabel(&mut g.previous, old_external);
     }
     if !new.root.positions() {
         let tree = new.root.as_ref();
@@ -305,8 +327,8 @@ fn check_module(
         findings,
         ignored: silenced,
         groups,
-        old_texts: texts(&old_files),
-        new_texts: texts(&new_files),
+        old_texts: texts(&old_files, old_external),
+        new_texts: texts(&new_files, new_external),
         files_checked: files_checked(&old_files, &new_files),
         compared: old_files
             .compared
@@ -314,12 +336,8 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
-        compared_builds: Compared {
-            old: old_build,
-            new: new_build,
-            old_external: old_files.external,
-            new_external: new_files.external,
-        },
+        compared_builds,
+        changes,
     })
 }
 
@@ -355,14 +373,15 @@ struct ModuleResult {
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
     compared_builds: Compared,
+    changes: Vec<Change>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
-fn texts(side: &Collected) -> HashMap<String, SourceText> {
+fn texts(side: &Collected, external: &HashMap<String, String>) -> HashMap<String, SourceText> {
     side.files
         .iter()
         .map(|f| {
-            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            let path = external.get(&f.path).unwrap_or(&f.path);
             (path.clone(), SourceText::new(f.text.clone()))
         })
         .collect()

@@ -170,6 +170,7 @@ impl SourceArgs {
             against_config: self.against_config,
             allow_missing_imports: self.allow_missing_imports,
             limit_to_input_files: self.limit_to_input_files,
+            list_changes: false,
         }
     }
 }
