@@ -263,3 +263,35 @@ fn json_images_give_what_binary_images_give() {
         );
     }
 }
+
+fn editions() -> PathBuf {
+    images().join("editions")
+}
+
+/// Editions files: prost-types has no edition or features, so they are read apart from the
+/// image's bytes and written back as `edition = "2023";` and `features.*` options.
+#[test]
+fn editions_images_read_back_and_give_what_buf_gives() {
+    for (new, against) in [("old", "old.binpb"), ("old.binpb", "old")] {
+        let (out, stderr, code) = run(&editions(), &["check", new, "--against", against]);
+        assert_eq!(code, 0, "{new} against {against}: {out}{stderr}");
+        assert!(out.starts_with("No breaking changes"), "{out}");
+    }
+    let recorded = std::fs::read_to_string(editions().join("buf-breaking.json.out")).unwrap();
+    // The directories' paths start from the working directory, the image's are its own.
+    let from_dir = recorded.replace("\"path\":\"", "\"path\":\"new/");
+    for (new, old, expected) in [
+        ("new.binpb", "old.binpb", &recorded),
+        ("new", "old", &from_dir),
+    ] {
+        let (out, stderr, code) = run(
+            &editions(),
+            &["breaking", new, "--against", old, "--error-format", "json"],
+        );
+        assert_eq!(
+            (out.as_str(), code),
+            (expected.as_str(), 100),
+            "{new} {old}: {stderr}"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use prost_types::{
     ServiceDescriptorProto,
 };
 
+use super::features::{Editions, FeatureSet};
 use crate::model::default_json_name;
 
 /// The largest field number (`max` in reserved and extension ranges), as descriptors
@@ -22,6 +23,7 @@ const ENUM_MAX: i32 = i32::MAX;
 enum Syntax {
     Proto2,
     Proto3,
+    Editions,
 }
 
 /// A file written back: its text, and for each line (0-based) the descriptor path
@@ -65,15 +67,17 @@ const FIELD_TYPE_NAME: i32 = 6;
 const FIELD_DEFAULT: i32 = 7;
 const FIELD_JSON_NAME: i32 = 10;
 
-/// The file as `.proto` text; Err: what this decompiler cannot write back.
-pub fn file(file: &FileDescriptorProto) -> Result<Decompiled, String> {
-    let syntax = match file.syntax() {
-        "" | "proto2" => Syntax::Proto2,
-        "proto3" => Syntax::Proto3,
-        other => {
+/// The file as `.proto` text; `editions` is its edition and features, which prost-types
+/// does not decode. Err: what this decompiler cannot write back.
+pub fn file(file: &FileDescriptorProto, editions: &Editions) -> Result<Decompiled, String> {
+    let syntax = match (file.syntax(), &editions.edition) {
+        ("" | "proto2", _) => Syntax::Proto2,
+        ("proto3", _) => Syntax::Proto3,
+        ("editions", Some(_)) => Syntax::Editions,
+        (other, _) => {
             return Err(format!(
-                "syntax `{other}` is not supported in images (prost-types has no editions \
-                 fields); compare the sources instead"
+                "syntax `{other}` without an edition number is not supported in images (a JSON \
+                 image does not carry editions here); compare the sources or a binary image"
             ))
         }
     };
@@ -84,11 +88,16 @@ pub fn file(file: &FileDescriptorProto) -> Result<Decompiled, String> {
         at: Vec::new(),
         origins: Vec::new(),
         parts: Vec::new(),
+        editions,
     };
-    w.line(match syntax {
-        Syntax::Proto2 => "syntax = \"proto2\";",
-        Syntax::Proto3 => "syntax = \"proto3\";",
-    });
+    match (syntax, &editions.edition) {
+        (Syntax::Proto2, _) => w.line("syntax = \"proto2\";"),
+        (Syntax::Proto3, _) => w.line("syntax = \"proto3\";"),
+        (Syntax::Editions, edition) => w.line(&format!(
+            "edition = \"{}\";",
+            edition.as_deref().unwrap_or_default()
+        )),
+    }
     if !file.package().is_empty() {
         w.line(&format!("package {};", file.package()));
     }
@@ -137,14 +146,15 @@ pub fn file(file: &FileDescriptorProto) -> Result<Decompiled, String> {
             w.line(&format!("option {name} = {value};"));
         }
     }
+    w.feature_lines()?;
     for (i, m) in file.message_type.iter().enumerate() {
         w.within(&[FILE_MESSAGE, index(i)], |w| w.message(m))?;
     }
     for (i, e) in file.enum_type.iter().enumerate() {
-        w.within(&[FILE_ENUM, index(i)], |w| w.enumeration(e));
+        w.within(&[FILE_ENUM, index(i)], |w| w.enumeration(e))?;
     }
     for (i, s) in file.service.iter().enumerate() {
-        w.within(&[FILE_SERVICE, index(i)], |w| w.service(s));
+        w.within(&[FILE_SERVICE, index(i)], |w| w.service(s))?;
     }
     w.extensions(&file.extension, FILE_EXTENSION, &[])?;
     Ok(Decompiled {
@@ -159,7 +169,7 @@ fn index(i: usize) -> i32 {
     i32::try_from(i).unwrap_or(i32::MAX)
 }
 
-struct Writer {
+struct Writer<'a> {
     out: String,
     syntax: Syntax,
     depth: usize,
@@ -169,9 +179,11 @@ struct Writer {
     origins: Vec<Vec<i32>>,
     /// The parts of each line written so far.
     parts: Vec<Vec<Part>>,
+    /// The file's edition and the features of its elements.
+    editions: &'a Editions,
 }
 
-impl Writer {
+impl Writer<'_> {
     /// Runs `write` with `steps` appended to the current path.
     fn within<R>(&mut self, steps: &[i32], write: impl FnOnce(&mut Self) -> R) -> R {
         let depth = self.at.len();
@@ -198,6 +210,28 @@ impl Writer {
         if let Some(last) = self.parts.last_mut() {
             *last = parts;
         }
+    }
+
+    /// The features set on the element being written, as `features.NAME = VALUE`.
+    fn features_here(&self) -> Result<Vec<String>, String> {
+        self.editions
+            .at(&self.at)
+            .map_or(Ok(Vec::new()), FeatureSet::options)
+    }
+
+    /// `option features.NAME = VALUE;` for each feature set on the element being written.
+    fn feature_lines(&mut self) -> Result<(), String> {
+        for feature in self.features_here()? {
+            self.line(&format!("option {feature};"));
+        }
+        Ok(())
+    }
+
+    /// Whether the field being written is delimited (a group in editions).
+    fn delimited_here(&self) -> bool {
+        self.editions
+            .at(&self.at)
+            .is_some_and(FeatureSet::is_delimited)
     }
 
     fn line(&mut self, text: &str) {
@@ -242,6 +276,7 @@ impl Writer {
                 }
             }
         }
+        self.feature_lines()?;
         let mut oneofs_done = vec![false; m.oneof_decl.len()];
         for (at, f) in m.field.iter().enumerate() {
             match real_oneof(f) {
@@ -249,7 +284,7 @@ impl Writer {
                     oneofs_done[i] = true;
                     self.within(&[MESSAGE_ONEOF, index(i)], |w| {
                         w.open(&format!("oneof {}", m.oneof_decl[i].name()));
-                        Ok::<(), String>(())
+                        w.feature_lines()
                     })?;
                     let members = m.field.iter().enumerate();
                     for (j, member) in members.filter(|(_, g)| real_oneof(g) == Some(i)) {
@@ -262,14 +297,15 @@ impl Writer {
             }
         }
         for (i, nested) in m.nested_type.iter().enumerate() {
+            // Editions have no group syntax: a delimited field's message is written as any.
             let inline = nested.options.as_ref().is_some_and(|o| o.map_entry())
-                || is_group_message(m, nested);
+                || (self.syntax != Syntax::Editions && is_group_message(m, nested));
             if !inline {
                 self.within(&[MESSAGE_NESTED, index(i)], |w| w.message(nested))?;
             }
         }
         for (i, e) in m.enum_type.iter().enumerate() {
-            self.within(&[MESSAGE_ENUM, index(i)], |w| w.enumeration(e));
+            self.within(&[MESSAGE_ENUM, index(i)], |w| w.enumeration(e))?;
         }
         self.extensions(&m.extension, MESSAGE_EXTENSION, &m.nested_type)?;
         for (i, r) in m.extension_range.iter().enumerate() {
@@ -325,7 +361,12 @@ impl Writer {
         parent: &DescriptorProto,
         in_oneof: bool,
     ) -> Result<(), String> {
-        let options = field_options(f);
+        let mut option_parts = option_parts(f);
+        option_parts.extend(self.features_here()?.into_iter().map(|o| (o, None)));
+        if f.r#type() == Type::Group && self.syntax == Syntax::Editions && !self.delimited_here() {
+            option_parts.push(("features.message_encoding = DELIMITED".into(), None));
+        }
+        let options = bracketed(&option_parts);
         let entry = nested_of(parent, f.type_name())
             .filter(|n| n.options.as_ref().is_some_and(|o| o.map_entry()));
         if let (Some(entry), Label::Repeated) = (entry, f.label()) {
@@ -346,12 +387,14 @@ impl Writer {
         let label = match (f.label(), self.syntax, in_oneof) {
             (_, _, true) => "",
             (Label::Repeated, _, _) => "repeated ",
+            // Presence is a feature in editions (`LEGACY_REQUIRED` for required).
+            (_, Syntax::Editions, _) => "",
             (Label::Required, _, _) => "required ",
             (Label::Optional, Syntax::Proto2, _) => "optional ",
             (Label::Optional, Syntax::Proto3, _) if f.proto3_optional() => "optional ",
             (Label::Optional, Syntax::Proto3, _) => "",
         };
-        if f.r#type() == Type::Group {
+        if f.r#type() == Type::Group && self.syntax != Syntax::Editions {
             let Some((i, group)) = nested_at(parent, f.type_name()) else {
                 return Err(format!("group field {} has no message", f.name()));
             };
@@ -384,7 +427,6 @@ impl Writer {
             piece(" = ", None),
             piece(&f.number().to_string(), Some(FIELD_NUMBER)),
         ]);
-        let option_parts = option_parts(f);
         let has_options = !option_parts.is_empty();
         for (i, (option, part)) in option_parts.into_iter().enumerate() {
             pieces.push(piece(if i == 0 { " [" } else { ", " }, None));
@@ -398,7 +440,7 @@ impl Writer {
         Ok(())
     }
 
-    fn enumeration(&mut self, e: &EnumDescriptorProto) {
+    fn enumeration(&mut self, e: &EnumDescriptorProto) -> Result<(), String> {
         self.open(&format!("enum {}", e.name()));
         if let Some(o) = &e.options {
             for (name, v) in [("allow_alias", o.allow_alias), ("deprecated", o.deprecated)] {
@@ -407,13 +449,18 @@ impl Writer {
                 }
             }
         }
+        self.feature_lines()?;
         for (i, v) in e.value.iter().enumerate() {
-            let options = match v.options.as_ref().and_then(|o| o.deprecated) {
-                Some(d) => format!(" [deprecated = {d}]"),
-                None => String::new(),
-            };
-            let text = format!("{} = {}{options};", v.name(), v.number());
-            self.within(&[ENUM_VALUE, index(i)], |w| w.line(&text));
+            self.within(&[ENUM_VALUE, index(i)], |w| {
+                let mut options: Vec<(String, Option<i32>)> = Vec::new();
+                if let Some(d) = v.options.as_ref().and_then(|o| o.deprecated) {
+                    options.push((format!("deprecated = {d}"), None));
+                }
+                options.extend(w.features_here()?.into_iter().map(|o| (o, None)));
+                let text = format!("{} = {}{};", v.name(), v.number(), bracketed(&options));
+                w.line(&text);
+                Ok::<(), String>(())
+            })?;
         }
         for (i, r) in e.reserved_range.iter().enumerate() {
             let text = format!("reserved {};", range(r.start(), r.end(), ENUM_MAX));
@@ -424,20 +471,23 @@ impl Writer {
             self.within(&[ENUM_RESERVED_NAME, index(i)], |w| w.line(&text));
         }
         self.close();
+        Ok(())
     }
 
-    fn service(&mut self, s: &ServiceDescriptorProto) {
+    fn service(&mut self, s: &ServiceDescriptorProto) -> Result<(), String> {
         self.open(&format!("service {}", s.name()));
         if let Some(d) = s.options.as_ref().and_then(|o| o.deprecated) {
             self.line(&format!("option deprecated = {d};"));
         }
+        self.feature_lines()?;
         for (i, m) in s.method.iter().enumerate() {
-            self.within(&[SERVICE_METHOD, index(i)], |w| w.method(m));
+            self.within(&[SERVICE_METHOD, index(i)], |w| w.method(m))?;
         }
         self.close();
+        Ok(())
     }
 
-    fn method(&mut self, m: &prost_types::MethodDescriptorProto) {
+    fn method(&mut self, m: &prost_types::MethodDescriptorProto) -> Result<(), String> {
         let stream = |on: bool| if on { "stream " } else { "" };
         let head = format!(
             "rpc {}({}{}) returns ({}{})",
@@ -447,7 +497,11 @@ impl Writer {
             stream(m.server_streaming()),
             m.output_type()
         );
-        let mut options = Vec::new();
+        let mut options: Vec<String> = self
+            .features_here()?
+            .into_iter()
+            .map(|f| format!("option {f};"))
+            .collect();
         if let Some(o) = &m.options {
             if let Some(d) = o.deprecated {
                 options.push(format!("option deprecated = {d};"));
@@ -468,6 +522,7 @@ impl Writer {
             }
             self.close();
         }
+        Ok(())
     }
 }
 
@@ -515,8 +570,8 @@ fn type_of(f: &FieldDescriptorProto) -> String {
 }
 
 /// ` [a = b, ...]` or empty.
-fn field_options(f: &FieldDescriptorProto) -> String {
-    let parts: Vec<String> = option_parts(f).into_iter().map(|(o, _)| o).collect();
+fn bracketed(parts: &[(String, Option<i32>)]) -> String {
+    let parts: Vec<&str> = parts.iter().map(|(o, _)| o.as_str()).collect();
     if parts.is_empty() {
         String::new()
     } else {

@@ -10,6 +10,7 @@
 //! names but are not listed as the module's.
 
 mod decompile;
+mod features;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -199,9 +200,14 @@ impl ImageTree {
     /// Reads and decodes the image at `path`; `label` names it in diagnostics.
     pub fn open(path: &Path, label: &str) -> Result<ImageTree, Report> {
         let bytes = std::fs::read(path).map_err(|e| miette!("{label}: cannot read: {e}"))?;
-        let (set, imports) = match path.extension().is_some_and(|e| e == "json") {
+        let json = path.extension().is_some_and(|e| e == "json");
+        let (set, imports) = match json {
             true => json_image(&bytes, label)?,
             false => binary_image(&bytes, label)?,
+        };
+        let mut editions = match json {
+            true => HashMap::new(),
+            false => features::decode(&bytes).map_err(|e| miette!("{label}: {e}"))?,
         };
         if set.file.is_empty() {
             return Err(miette!("{label}: the descriptor set holds no file"));
@@ -210,8 +216,9 @@ impl ImageTree {
         let mut sources = HashMap::new();
         for file in &set.file {
             let name = normalize(file.name());
-            let mut decompiled =
-                decompile::file(file).map_err(|why| miette!("{name} @ {label}: {why}"))?;
+            let file_editions = editions.remove(file.name()).unwrap_or_default();
+            let mut decompiled = decompile::file(file, &file_editions)
+                .map_err(|why| miette!("{name} @ {label}: {why}"))?;
             let text = std::mem::take(&mut decompiled.text);
             if files.insert(name.clone(), text).is_some() {
                 return Err(miette!("{label}: the descriptor set holds {name} twice"));
