@@ -19,7 +19,6 @@ use serde_json::Value;
 // Families of issue 10, as they are named there.
 const OPTIONS: &str = "options are never resolved or type-checked";
 const OPTION_TWICE: &str = "an option set twice is accepted";
-const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
 const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 // Found by the corpus, not named in issue 10.
 const EXTENSION_DECLARATIONS: &str =
@@ -33,17 +32,14 @@ const EXTENSION_DECLARATIONS: &str =
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
-    ("handmade/edition2024.style2024_naming", EDITION_2024),
     ("handmade/edition2024.type_from_import_option", EDITION_2024),
     ("handmade/options.unknown_field_in_literal", OPTIONS),
-    ("handmade/ranges.duplicate_extension_same_file", RANGES),
     ("protocompile/linker.failure_any_message_literal_duplicate", OPTION_TWICE),
     ("protocompile/linker.failure_any_message_literal_incorrect_type", OPTIONS),
     ("protocompile/linker.failure_any_message_literal_not_any", OPTIONS),
     ("protocompile/linker.failure_any_message_literal_scalar", OPTIONS),
     ("protocompile/linker.failure_any_message_literal_unsupported_domain", OPTIONS),
     ("protocompile/linker.failure_array_literal_require_leading_colon_if_scalar", OPTIONS),
-    ("protocompile/linker.failure_duplicate_extension", RANGES),
     ("protocompile/linker.failure_enum_in_msg_literal_using_out_of_range_negative_number", OPTIONS),
     ("protocompile/linker.failure_enum_in_msg_literal_using_out_of_range_number", OPTIONS),
     ("protocompile/linker.failure_extension_declaration_but_range_unverified", EXTENSION_DECLARATIONS),

@@ -6,8 +6,10 @@
 
 pub(super) mod declarations;
 mod edition_2024;
+mod extension_numbers;
 mod features;
 mod import_list;
+mod naming_style;
 pub(super) mod option_names;
 mod option_values;
 mod options_twice;
@@ -215,6 +217,8 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
             ));
         }
     }
+    errors.extend(extension_numbers::extension_numbers_once(file));
+    errors.extend(naming_style::naming_style(file));
     for enumeration in file.all_enums() {
         check_enum(enumeration, &mut errors);
     }

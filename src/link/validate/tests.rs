@@ -867,3 +867,67 @@ fn feature_lifetimes_say_why_they_end() {
         []
     );
 }
+
+#[test]
+fn an_extension_number_is_used_once_per_extendee_in_a_file() {
+    // protoc: `Extension number 1 has already been used in "M" by extension "a".`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M { optional int32 a = 1; }\nmessage N {\n  extend M { optional int32 b = 1; }\n}\n"),
+        error(
+            "extension `b`: number 1 of `M` is already used by extension `a`",
+            "1"
+        )
+    );
+    // Across files that do not import each other, protoc accepts it.
+    let a = (
+        "a.proto",
+        "syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\n",
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            (
+                "b.proto",
+                "syntax = \"proto2\";\nimport \"a.proto\";\nextend M { optional int32 b = 1; }\n"
+            ),
+            (
+                "c.proto",
+                "syntax = \"proto2\";\nimport \"a.proto\";\nextend M { optional int32 c = 1; }\n"
+            ),
+        ]),
+        []
+    );
+}
+
+#[test]
+fn edition_2024_enforces_the_naming_style() {
+    let opt_out =
+        "(edition 2024's naming style; `features.enforce_naming_style = STYLE_LEGACY` opts out)";
+    // protoc: `Message name foo_bar should be TitleCase (features.enforce_naming_style =
+    // STYLE_LEGACY can be used to opt out of this check)`
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage p;\nmessage foo_bar {}\n"),
+        error(
+            &format!("message name `foo_bar` should be TitleCase {opt_out}"),
+            "foo_bar"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage my_pkg.v1;\nmessage M {\n  int32 foo_2 = 1;\n  oneof Choice { int32 x = 2; }\n  enum Kind { KIND_UNSPECIFIED = 0; kind_two = 1; }\n}\nservice S { rpc get_thing(M) returns (M); }\n"),
+        vec![
+            (format!("field name `foo_2` contains style violating underscores {opt_out}"), "foo_2".to_string()),
+            (format!("oneof name `Choice` should be lower_snake_case {opt_out}"), "Choice".to_string()),
+            (format!("enum value name `kind_two` should be UPPER_SNAKE_CASE {opt_out}"), "kind_two".to_string()),
+            (format!("method name `get_thing` should be TitleCase {opt_out}"), "get_thing".to_string()),
+        ]
+    );
+    // STYLE_LEGACY opts an element and what it contains out; edition 2023 does not check.
+    assert_eq!(
+        one_file("edition = \"2024\";\nmessage M {\n  message inner {\n    option features.enforce_naming_style = STYLE_LEGACY;\n    int32 Bad = 1;\n  }\n}\n"),
+        []
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage foo_bar { int32 Bad = 1; }\n"),
+        []
+    );
+}
