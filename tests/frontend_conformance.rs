@@ -19,7 +19,6 @@ use serde_json::Value;
 // Families of issue 10, as they are named there.
 const OPTIONS: &str = "options are never resolved or type-checked";
 const OPTION_TWICE: &str = "an option set twice is accepted";
-const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 // Found by the corpus, not named in issue 10.
 const EXTENSION_DECLARATIONS: &str =
     "extension declarations (an option of extension ranges) are not checked";
@@ -31,8 +30,6 @@ const EXTENSION_DECLARATIONS: &str =
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
-    ("handmade/edition2024.type_from_import_option", EDITION_2024),
     ("handmade/options.unknown_field_in_literal", OPTIONS),
     ("protocompile/linker.failure_any_message_literal_duplicate", OPTION_TWICE),
     ("protocompile/linker.failure_any_message_literal_incorrect_type", OPTIONS),

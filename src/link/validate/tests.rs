@@ -931,3 +931,86 @@ fn edition_2024_enforces_the_naming_style() {
         []
     );
 }
+
+#[test]
+fn local_types_stay_in_their_file() {
+    // protoc: `Symbol "p.Hidden", defined in "a.proto"  is not visible from "b.proto". It is
+    // explicitly marked 'local' and cannot be accessed outside its own file`
+    let user = (
+        "b.proto",
+        "edition = \"2024\";\npackage p;\nimport \"a.proto\";\nmessage User {\n  Hidden h = 1;\n  Outer.Inner i = 2;\n}\n",
+    );
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nlocal message Hidden {}\nmessage Outer { message Inner {} }\n"
+            ),
+            user,
+        ]),
+        vec![
+            (
+                "`p.Hidden`, defined in \"a.proto\", cannot be used outside its file: it is marked `local`".to_string(),
+                "Hidden".to_string()
+            ),
+            // protoc: `... It defaulted to local from file-level 'option
+            // features.default_symbol_visibility = 'EXPORT_TOP_LEVEL'; ...`
+            (
+                "`p.Outer.Inner`, defined in \"a.proto\", cannot be used outside its file: it is nested, and nested types are local under `default_symbol_visibility = EXPORT_TOP_LEVEL` (edition 2024's default); mark it `export`".to_string(),
+                "Outer.Inner".to_string()
+            ),
+        ]
+    );
+    // `export`, EXPORT_ALL, the own file and edition 2023 all let them through.
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nexport message Hidden {}\nmessage Outer { export message Inner {} }\n"
+            ),
+            user,
+        ]),
+        []
+    );
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\noption features.default_symbol_visibility = EXPORT_ALL;\nmessage Hidden {}\nmessage Outer { message Inner {} }\n"
+            ),
+            user,
+        ]),
+        []
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage p;\nlocal message Hidden {}\nmessage Outer { message Inner {} }\nmessage User { Hidden h = 1; Outer.Inner i = 2; }\n"),
+        []
+    );
+}
+
+#[test]
+fn an_option_import_gives_options_only() {
+    // protoc: `"p.Opt" seems to be defined in "a.proto", which is not imported by "b.proto".
+    // To use it here, please add the necessary import.`
+    let a = (
+        "a.proto",
+        "edition = \"2024\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\nmessage Opt {}\nextend google.protobuf.MessageOptions { bool flag = 5000; }\n",
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            ("b.proto", "edition = \"2024\";\npackage p;\nimport option \"a.proto\";\nmessage User {\n  Opt o = 1;\n}\n"),
+        ]),
+        error(
+            "cannot resolve type `Opt`: `p.Opt` is defined in \"a.proto\", which this file imports with `import option`, for its options only; import it plainly to use its types",
+            "Opt"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            ("b.proto", "edition = \"2024\";\npackage p;\nimport option \"a.proto\";\nmessage User {\n  option (flag) = true;\n}\n"),
+        ]),
+        []
+    );
+}
