@@ -11,11 +11,11 @@ type Errors = Vec<(Span, String)>;
 #[derive(Clone, Copy)]
 enum Style {
     /// Message, enum, service and method names: letters and digits, a capital first.
-    TitleCase,
+    Title,
     /// Package, field and oneof names.
-    LowerSnakeCase,
+    LowerSnake,
     /// Enum value names.
-    UpperSnakeCase,
+    UpperSnake,
 }
 
 /// Every name of `file` that breaks the style while `enforce_naming_style` is STYLE2024
@@ -39,7 +39,7 @@ pub(super) fn naming_style(file: &File) -> Errors {
             "package",
             &file.package,
             span,
-            Style::LowerSnakeCase,
+            Style::LowerSnake,
         );
     }
     for message in &file.messages {
@@ -56,7 +56,7 @@ pub(super) fn naming_style(file: &File) -> Errors {
             continue;
         };
         if enforced {
-            let style = Style::TitleCase;
+            let style = Style::Title;
             check(
                 &mut errors,
                 "service",
@@ -67,7 +67,7 @@ pub(super) fn naming_style(file: &File) -> Errors {
         }
         for method in &service.methods {
             if enforced_here(&method.options, enforced) {
-                let style = Style::TitleCase;
+                let style = Style::Title;
                 check(&mut errors, "method", &method.name, method.name_span, style);
             }
         }
@@ -101,7 +101,7 @@ fn message_names(message: &Message, parent: bool, errors: &mut Errors) {
         return;
     };
     if enforced {
-        let style = Style::TitleCase;
+        let style = Style::Title;
         check(errors, "message", &message.name, message.name_span, style);
     }
     for field in message.fields.iter().chain(&message.extensions) {
@@ -109,7 +109,7 @@ fn message_names(message: &Message, parent: bool, errors: &mut Errors) {
     }
     for oneof in message.oneofs.iter().filter(|o| !o.synthetic) {
         if enforced_here(&oneof.options, enforced) {
-            let style = Style::LowerSnakeCase;
+            let style = Style::LowerSnake;
             check(errors, "oneof", &oneof.name, oneof.name_span, style);
         }
     }
@@ -123,7 +123,7 @@ fn message_names(message: &Message, parent: bool, errors: &mut Errors) {
 
 fn field_name(field: &Field, parent: bool, errors: &mut Errors) {
     if enforced_here(&field.options, parent) {
-        let style = Style::LowerSnakeCase;
+        let style = Style::LowerSnake;
         check(errors, "field", &field.name, field.name_span, style);
     }
 }
@@ -133,7 +133,7 @@ fn enum_names(enumeration: &Enum, parent: bool, errors: &mut Errors) {
         return;
     };
     if enforced {
-        let style = Style::TitleCase;
+        let style = Style::Title;
         check(
             errors,
             "enum",
@@ -144,7 +144,7 @@ fn enum_names(enumeration: &Enum, parent: bool, errors: &mut Errors) {
     }
     for value in &enumeration.values {
         if enforced_here(&value.options, enforced) {
-            let style = Style::UpperSnakeCase;
+            let style = Style::UpperSnake;
             check(errors, "enum value", &value.name, value.name_span, style);
         }
     }
@@ -167,19 +167,19 @@ fn check(errors: &mut Errors, kind: &str, name: &str, span: Span, style: Style) 
 fn style_problem(name: &str, style: Style) -> Option<&'static str> {
     let first = name.bytes().next()?;
     let (allowed, first_ok, what, begin): (fn(u8) -> bool, bool, _, _) = match style {
-        Style::TitleCase => (
+        Style::Title => (
             |c: u8| c.is_ascii_alphanumeric(),
             first.is_ascii_uppercase(),
             "should be TitleCase",
             "should begin with a capital letter",
         ),
-        Style::LowerSnakeCase => (
+        Style::LowerSnake => (
             |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == b'.',
             first.is_ascii_lowercase(),
             "should be lower_snake_case",
             "should begin with a lower case letter",
         ),
-        Style::UpperSnakeCase => (
+        Style::UpperSnake => (
             |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_',
             first.is_ascii_uppercase(),
             "should be UPPER_SNAKE_CASE",
@@ -192,7 +192,7 @@ fn style_problem(name: &str, style: Style) -> Option<&'static str> {
     if !first_ok {
         return Some(begin);
     }
-    let snake = !matches!(style, Style::TitleCase);
+    let snake = !matches!(style, Style::Title);
     (snake && bad_underscores(name)).then_some("contains style violating underscores")
 }
 
