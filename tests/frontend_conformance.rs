@@ -17,8 +17,6 @@ use std::process::Command;
 use serde_json::Value;
 
 // Families of issue 10, as they are named there.
-const OPTIONS: &str = "options are never resolved or type-checked";
-const OPTION_TWICE: &str = "an option set twice is accepted";
 // Found by the corpus, not named in issue 10.
 const EXTENSION_DECLARATIONS: &str =
     "extension declarations (an option of extension ranges) are not checked";
@@ -30,15 +28,6 @@ const EXTENSION_DECLARATIONS: &str =
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("handmade/options.unknown_field_in_literal", OPTIONS),
-    ("protocompile/linker.failure_any_message_literal_duplicate", OPTION_TWICE),
-    ("protocompile/linker.failure_any_message_literal_incorrect_type", OPTIONS),
-    ("protocompile/linker.failure_any_message_literal_not_any", OPTIONS),
-    ("protocompile/linker.failure_any_message_literal_scalar", OPTIONS),
-    ("protocompile/linker.failure_any_message_literal_unsupported_domain", OPTIONS),
-    ("protocompile/linker.failure_array_literal_require_leading_colon_if_scalar", OPTIONS),
-    ("protocompile/linker.failure_enum_in_msg_literal_using_out_of_range_negative_number", OPTIONS),
-    ("protocompile/linker.failure_enum_in_msg_literal_using_out_of_range_number", OPTIONS),
     ("protocompile/linker.failure_extension_declaration_but_range_unverified", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_declaration_report_correct_location_with_multiple_declarations", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_declaration_with_incorrect_number", EXTENSION_DECLARATIONS),
@@ -62,27 +51,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("protocompile/linker.failure_extension_number_is_reserved", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_type_does_not_match_declaration", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_type_does_not_match_declaration2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_group_extension_in_custom_option_msg_literal_referred_by_type_name", OPTIONS),
-    ("protocompile/linker.failure_group_in_custom_option_referred_by_type_name", OPTIONS),
-    ("protocompile/linker.failure_message_literal_leading_dot", OPTIONS),
-    ("protocompile/linker.failure_msg_literal_scoping_rules_limited", OPTIONS),
-    ("protocompile/linker.failure_msg_literal_scoping_rules_limited2", OPTIONS),
-    ("protocompile/linker.failure_not_looks_like_group_in_custom_option_msg_literal_not_delimited", OPTIONS),
-    ("protocompile/linker.failure_not_looks_like_group_in_custom_option_msg_literal_wrong_field_name", OPTIONS),
-    ("protocompile/linker.failure_not_looks_like_group_in_custom_option_msg_literal_wrong_scope", OPTIONS),
-    ("protocompile/linker.failure_oneof_extension_already_set_msg_literal", OPTIONS),
-    ("protocompile/linker.failure_option_int32_not_string", OPTIONS),
-    ("protocompile/linker.failure_option_non_repeated_override", OPTION_TWICE),
-    ("protocompile/linker.failure_option_non_repeated_override2", OPTION_TWICE),
-    ("protocompile/linker.failure_option_not_repeated", OPTIONS),
-    ("protocompile/linker.failure_option_repeated_string_integer", OPTIONS),
-    ("protocompile/linker.failure_option_required_field_unset", OPTIONS),
-    ("protocompile/linker.failure_option_required_field_unset2", OPTIONS),
-    ("protocompile/linker.failure_option_scoping_rules_limited", OPTIONS),
-    ("protocompile/linker.failure_option_scoping_rules_limited2", OPTIONS),
-    ("protocompile/linker.failure_option_unknown_field", OPTIONS),
-    ("protocompile/linker.failure_option_wrong_type", OPTIONS),
-    ("protocompile/parser.failure_positive_sign_not_allowed_in_message_literal", OPTIONS),
 ];
 
 fn frontend_dir() -> PathBuf {

@@ -12,7 +12,9 @@ use super::imports::{
 };
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
+use super::resolve::Resolver;
 use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
+use super::validate::custom_options::{self, Types};
 use crate::model::{Schema, Span};
 use crate::parse::{self, ParsedFile};
 
@@ -112,20 +114,25 @@ pub fn build_parsed(
     let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
     let results: Vec<_> = units
         .into_par_iter()
-        .zip(visible)
+        .zip(visible.par_iter())
         .enumerate()
         .map(|(index, (unit, visible))| {
-            let (file, mut errors) = lower_file(&unit, index, &visible, &symbols);
+            let (file, mut errors, custom) = lower_file(&unit, index, visible, &symbols);
             if index < compared {
                 errors.extend(super::validate::validate(&file));
             }
-            (index < compared, file, errors, unit.source)
+            (index < compared, file, errors, unit.source, custom)
         })
         .collect();
     let (mut schema, mut imports) = (Schema::default(), Schema::default());
-    for (is_compared, file, errors, source) in results {
+    // The custom options of the compared files, checked once every file is lowered.
+    let mut custom_options = Vec::new();
+    for (index, (is_compared, file, errors, source, custom)) in results.into_iter().enumerate() {
         for (span, message) in errors {
             diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
+        }
+        if is_compared && !custom.is_empty() {
+            custom_options.push((index, source, custom));
         }
         let side = if is_compared {
             &mut schema
@@ -133,6 +140,15 @@ pub fn build_parsed(
             &mut imports
         };
         side.files.insert(file.path.clone(), file);
+    }
+    if !custom_options.is_empty() {
+        let types = Types::of(schema.files.values().chain(imports.files.values()));
+        for (index, source, elements) in custom_options {
+            let resolver = Resolver::new(index, &visible[index], &symbols);
+            for (span, message) in custom_options::check(&elements, &resolver, &types) {
+                diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
+            }
+        }
     }
     if !diagnostics.is_empty() {
         return Err(BuildError { diagnostics });

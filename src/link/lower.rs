@@ -20,13 +20,14 @@ struct Lower<'a> {
     errors: Errors,
 }
 
-/// Lowers one compared file; returns the model file and the resolution errors found.
+/// Lowers one file; returns the model file, the resolution errors found, and its custom
+/// options (checked once every file is lowered).
 pub(super) fn lower_file(
     unit: &Unit,
     file: usize,
     visible: &Visible,
     symbols: &Symbols,
-) -> (File, Vec<(Span, String)>) {
+) -> (File, Vec<(Span, String)>, Vec<option_names::ElementOptions>) {
     let ast = &unit.parsed.ast;
     let syntax = match &ast.syntax {
         Some(decl) if decl.kind == ast::SyntaxKind::Edition => Syntax::Editions(decl.value.clone()),
@@ -46,7 +47,7 @@ pub(super) fn lower_file(
     let lite_errors = references::lite_imports(symbols, file, imports);
     lower.errors.extend(lite_errors);
     let package = file_package(ast).to_string();
-    let option_errors = option_names::check(ast, &package, &lower.resolver);
+    let (option_errors, custom_options) = option_names::check(ast, &package, &lower.resolver);
     lower.errors.extend(option_errors);
     let mut out = File {
         path: unit.source.path.clone(),
@@ -113,7 +114,7 @@ pub(super) fn lower_file(
             }
         }
     }
-    (out, lower.errors)
+    (out, lower.errors, custom_options)
 }
 
 /// Where a declaration sits: the enclosing full name and features.

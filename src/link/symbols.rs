@@ -33,8 +33,6 @@ impl SymKind {
 pub(super) struct Extension {
     pub extendee: String,
     pub scope: String,
-    /// Its type as written (a scalar, or a name to resolve from `scope`).
-    pub ty: TypeRef,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -347,7 +345,6 @@ impl Collector<'_> {
             let extension = Extension {
                 extendee: decl.extendee.text.clone(),
                 scope: scope.to_string(),
-                ty: f.ty.clone(),
             };
             let name = match (&f.ty, &f.group_body) {
                 (TypeRef::Group, Some(_)) => f.name.text.to_ascii_lowercase(),

@@ -856,13 +856,14 @@ fn an_integer_beyond_u64_is_a_floating_point_default() {
             )]
         );
     }
-    // Elsewhere such an integer is still refused by the parser.
+    // In any option value protoc reads it as a double too (valid for a custom `double`
+    // option): a bool option refuses it as a bool would refuse any number.
     assert_eq!(
         build_errors(&[(
             "a.proto",
             "syntax = \"proto2\";\nmessage M {\n  optional int64 x = 1 [deprecated = 18446744073709551616];\n}\n"
         )]),
-        vec!["integer literal is out of range"]
+        vec!["option `deprecated` is a bool: its value must be `true` or `false`"]
     );
 }
 

@@ -3,6 +3,7 @@
 
 pub use crate::syntax::ast;
 pub mod lexer;
+pub mod literal;
 pub mod parser;
 
 use std::sync::Arc;
@@ -84,5 +85,9 @@ pub fn parse(text: &str) -> ParsedFile {
     }
 }
 
+#[cfg(test)]
+mod legacy_lexer;
+#[cfg(test)]
+mod lexer_differential;
 #[cfg(test)]
 mod tests;

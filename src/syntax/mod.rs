@@ -4,6 +4,7 @@
 //! them.
 
 pub mod ast;
+pub mod literal;
 mod position;
 pub mod token;
 

@@ -4,11 +4,13 @@
 //! `allow_alias`, and the zero first value of open enums. A schema failing them would make
 //! buf stop with a compile error, so we stop too rather than compare nonsense.
 
+pub(super) mod custom_options;
 pub(super) mod declarations;
 mod edition_2024;
 mod extension_numbers;
 mod features;
 mod import_list;
+mod message_literals;
 mod naming_style;
 pub(super) mod option_names;
 mod option_values;
@@ -805,5 +807,7 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
     })
 }
 
+#[cfg(test)]
+mod custom_option_tests;
 #[cfg(test)]
 mod tests;

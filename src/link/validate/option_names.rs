@@ -2,14 +2,14 @@
 //! of the descriptor options message of the element (`google.protobuf.FileOptions` for a
 //! file option, ...), a name in parentheses is an extension of that message, looked up from
 //! the element's scope among the files this file sees. Only the first part of a name is
-//! checked here (`(f)` of `(f).a.b`); the parts after it and the values are not yet.
+//! checked here (`(f)` of `(f).a.b`); each element's custom options are handed on to
+//! `custom_options`, which checks the parts after it and the values once every file's types
+//! are known.
 
-use super::option_values::{self, Kind};
+use super::option_values;
 use crate::link::resolve::Resolver;
-use crate::link::symbols::{join, Extension, SymKind};
-use crate::syntax::ast::{
-    self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem, TypeRef,
-};
+use crate::link::symbols::{join, SymKind};
+use crate::syntax::ast::{self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem};
 use crate::syntax::Span;
 
 type Errors = Vec<(Span, String)>;
@@ -113,16 +113,36 @@ impl OptionsMessage {
     }
 }
 
+/// The custom options written on one element (those whose first part resolved to an
+/// extension of the element's options message), for `custom_options` to check.
+#[derive(Debug)]
+pub(in crate::link) struct ElementOptions {
+    /// The scope protoc resolves the element's option names from.
+    pub scope: String,
+    /// Each option with the full name of the extension its first part names.
+    pub options: Vec<(OptionDecl, String)>,
+}
+
 /// Every option of `file` whose name does not resolve to a field or extension of its options
-/// message.
-pub(in crate::link) fn check(file: &ast::FileAst, package: &str, resolver: &Resolver) -> Errors {
+/// message, and the custom options of each element.
+pub(in crate::link) fn check(
+    file: &ast::FileAst,
+    package: &str,
+    resolver: &Resolver,
+) -> (Errors, Vec<ElementOptions>) {
     let mut walk = Walk {
         resolver,
         errors: Vec::new(),
+        custom: Vec::new(),
     };
+    let file_options = file.items.iter().filter_map(|item| match item {
+        TopItem::Option(o) => Some(o),
+        _ => None,
+    });
+    walk.options(file_options, OptionsMessage::File, package);
     for item in &file.items {
         match item {
-            TopItem::Option(o) => walk.option(o, OptionsMessage::File, package),
+            TopItem::Option(_) => {}
             TopItem::Message(m) => walk.message(m, package),
             TopItem::Enum(e) => walk.enumeration(e, package),
             TopItem::Service(s) => {
@@ -137,55 +157,86 @@ pub(in crate::link) fn check(file: &ast::FileAst, package: &str, resolver: &Reso
             TopItem::Package(_) | TopItem::Import(_) => {}
         }
     }
-    walk.errors
+    (walk.errors, walk.custom)
 }
 
 struct Walk<'a> {
     resolver: &'a Resolver<'a>,
     errors: Errors,
+    custom: Vec<ElementOptions>,
+}
+
+/// The scope protoc looks option names up from: it drops the last component of the
+/// element's name first (`DescriptorBuilder::LookupSymbol`), so a message's options resolve
+/// from the scope the message is declared in. A file's scope is its package, and a field's
+/// or enum value's own name is no scope, so those are searched from as they are.
+fn lookup_scope(scope: &str, target: OptionsMessage) -> &str {
+    match target {
+        OptionsMessage::File | OptionsMessage::Field | OptionsMessage::EnumValue => scope,
+        _ => scope.rfind('.').map_or("", |i| &scope[..i]),
+    }
 }
 
 impl Walk<'_> {
-    fn options(&mut self, options: &[OptionDecl], target: OptionsMessage, scope: &str) {
+    /// The options of one element.
+    fn options<'o>(
+        &mut self,
+        options: impl IntoIterator<Item = &'o OptionDecl>,
+        target: OptionsMessage,
+        scope: &str,
+    ) {
+        let scope = lookup_scope(scope, target);
+        let mut custom = Vec::new();
         for option in options {
-            self.option(option, target, scope);
+            if let Some(extension) = self.option(option, target, scope) {
+                custom.push((option.clone(), extension));
+            }
+        }
+        if !custom.is_empty() {
+            self.custom.push(ElementOptions {
+                scope: scope.to_string(),
+                options: custom,
+            });
         }
     }
 
-    fn option(&mut self, option: &OptionDecl, target: OptionsMessage, scope: &str) {
-        let Some(first) = option.name.first() else {
-            return;
-        };
-        let problem = if first.is_extension {
-            self.extension_problem(first, target, scope)
-        } else {
-            builtin_problem(first, target).map_or(Ok(None), Err)
-        };
-        match problem {
-            Err(message) => self.errors.push((first.span, message)),
-            Ok(_) if !first.is_extension => self
-                .errors
-                .extend(option_values::builtin_value_problem(option, target.name())),
-            Ok(Some(kind)) if option.name.len() == 1 => {
-                let name = option.canonical_name();
-                let problem = option_values::value_problem(&kind, &option.value, &name);
-                self.errors
-                    .extend(problem.map(|message| (option.value_span, message)));
+    /// Checks the option's first name part; for a custom option that resolves, the full
+    /// name of its extension (its value is checked later, with every file's types).
+    fn option(
+        &mut self,
+        option: &OptionDecl,
+        target: OptionsMessage,
+        scope: &str,
+    ) -> Option<String> {
+        let first = option.name.first()?;
+        if !first.is_extension {
+            match builtin_problem(first, target) {
+                Some(message) => self.errors.push((first.span, message)),
+                None => self
+                    .errors
+                    .extend(option_values::builtin_value_problem(option, target.name())),
             }
-            Ok(_) => {}
+            return None;
+        }
+        match self.extension_problem(first, target, scope) {
+            Err(message) => {
+                self.errors.push((first.span, message));
+                None
+            }
+            Ok(extension) => extension,
         }
     }
 
     /// protoc: `Option "(foo)" unknown. Ensure that your proto definition file imports the
     /// proto which defines the option ...` (nothing, or not a field, by that name), and
     /// `Option field "(b)" is not a field or extension of message "FileOptions".`
-    /// When the name is right: the type of the extension's value, if known.
+    /// When the name is right: the extension's full name, if known.
     fn extension_problem(
         &self,
         part: &OptionNamePart,
         target: OptionsMessage,
         scope: &str,
-    ) -> Result<Option<Kind>, String> {
+    ) -> Result<Option<String>, String> {
         if self.resolver.visible.missing {
             return Ok(None); // the extension may be in the missing import
         }
@@ -205,11 +256,11 @@ impl Walk<'_> {
         let extension = symbols.extensions.get(&full);
         let extendee =
             extension.and_then(|e| resolve_in_scope(self.resolver, &e.extendee, &e.scope));
-        if let Some(((_, SymKind::Message), e)) = extendee.as_ref().zip(extension) {
+        if let Some(((_, SymKind::Message), _)) = extendee.as_ref().zip(extension) {
             if extendee.as_ref().map(|(n, _)| n.as_str())
                 == Some(format!("google.protobuf.{options_message}").as_str())
             {
-                return Ok(Some(value_kind(self.resolver, e)));
+                return Ok(Some(full));
             }
         }
         let extendee = extendee.map(|(name, _)| name);
@@ -232,9 +283,14 @@ impl Walk<'_> {
     }
 
     fn message_body(&mut self, body: &[MessageItem], name: &str) {
+        let own = body.iter().filter_map(|item| match item {
+            MessageItem::Option(o) => Some(o),
+            _ => None,
+        });
+        self.options(own, OptionsMessage::Message, name);
         for item in body {
             match item {
-                MessageItem::Option(o) => self.option(o, OptionsMessage::Message, name),
+                MessageItem::Option(_) => {}
                 MessageItem::Field(f) => self.field(f, name),
                 MessageItem::Oneof(o) => {
                     let scope = join(name, &o.name.text);
@@ -270,9 +326,14 @@ impl Walk<'_> {
 
     fn enumeration(&mut self, decl: &ast::EnumDecl, scope: &str) {
         let name = join(scope, &decl.name.text);
+        let own = decl.body.iter().filter_map(|item| match item {
+            EnumItem::Option(o) => Some(o),
+            _ => None,
+        });
+        self.options(own, OptionsMessage::Enum, &name);
         for item in &decl.body {
             match item {
-                EnumItem::Option(o) => self.option(o, OptionsMessage::Enum, &name),
+                EnumItem::Option(_) => {}
                 // Enum values are siblings of their enum.
                 EnumItem::Value(v) => self.options(
                     &v.options,
@@ -323,19 +384,5 @@ fn resolve_in_scope(resolver: &Resolver, written: &str, scope: &str) -> Option<(
             return None;
         }
         scope = scope.rfind('.').map_or("", |i| &scope[..i]);
-    }
-}
-
-/// The type of an extension's value: its scalar type, or what its type name resolves to (an
-/// enum's value names are not known here).
-fn value_kind(resolver: &Resolver, extension: &Extension) -> Kind {
-    match &extension.ty {
-        TypeRef::Scalar(scalar) => Kind::Scalar(*scalar),
-        TypeRef::Named(name) => match resolve_in_scope(resolver, name, &extension.scope) {
-            Some((full, SymKind::Enum)) => Kind::Enum(full, Vec::new()),
-            _ => Kind::Message(String::new()),
-        },
-        TypeRef::Group => Kind::Message(String::new()),
-        TypeRef::Map { .. } => Kind::Message(String::new()),
     }
 }

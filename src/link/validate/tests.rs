@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::link::{build_schema, NoImports, SourceFile};
 
 /// (message, spanned text) of every error building `files`; empty when the build succeeds.
-fn errors(files: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(super) fn errors(files: &[(&str, &str)]) -> Vec<(String, String)> {
     let sources = files
         .iter()
         .map(|(path, text)| SourceFile {
@@ -41,11 +41,11 @@ fn errors(files: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn one_file(text: &str) -> Vec<(String, String)> {
+pub(super) fn one_file(text: &str) -> Vec<(String, String)> {
     errors(&[("a.proto", text)])
 }
 
-fn error(message: &str, spanned: &str) -> Vec<(String, String)> {
+pub(super) fn error(message: &str, spanned: &str) -> Vec<(String, String)> {
     vec![(message.to_string(), spanned.to_string())]
 }
 
@@ -355,8 +355,11 @@ const CUSTOM: &str =
 
 #[test]
 fn custom_options_resolve_from_the_scope_of_the_element() {
+    // A repeated option, which may be set three times (a non-repeated one may not: see
+    // `a_custom_option_set_twice_under_two_names`).
     let text = format!(
-        "{CUSTOM}option (f) = 1;\noption (p.f) = 1;\noption (.p.f) = 1;\n\
+        "{CUSTOM}extend google.protobuf.FileOptions {{ repeated int32 r = 20001; }}\n\
+         option (r) = 1;\noption (p.r) = 1;\noption (.p.r) = 1;\n\
          message Other {{ option (Holder.m) = 1; }}\n"
     );
     assert_eq!(one_file(&text), []);

@@ -1,0 +1,298 @@
+//! Custom options checked as protoc's `OptionInterpreter` checks them, once every file is
+//! lowered (an option's type may be declared in any file of the build): the parts of a name
+//! after the first (`(f).a.b`, `(f).(nested_ext)`), the value against the type of the last
+//! part (scalars, enum value names, message literals), an option or a field of one set twice,
+//! and the required fields of a message option.
+
+use std::collections::HashMap;
+
+use super::message_literals::{self, Literals};
+use super::option_names::ElementOptions;
+use super::option_values::{self, Kind};
+use crate::link::resolve::Resolver;
+use crate::link::symbols::SymKind;
+use crate::model::{Enum, Field, FieldType, File, Label, Message, OptionValue, Span};
+use crate::syntax::ast::{OptionDecl, OptionNamePart};
+
+type Errors = Vec<(Span, String)>;
+
+/// The messages, enums and extensions of every file of the build, by full name.
+pub(in crate::link) struct Types<'a> {
+    pub messages: HashMap<&'a str, &'a Message>,
+    pub enums: HashMap<&'a str, &'a Enum>,
+    pub extensions: HashMap<&'a str, &'a Field>,
+}
+
+impl<'a> Types<'a> {
+    pub(in crate::link) fn of(files: impl Iterator<Item = &'a File>) -> Self {
+        let mut types = Types {
+            messages: HashMap::new(),
+            enums: HashMap::new(),
+            extensions: HashMap::new(),
+        };
+        for file in files {
+            for message in file.all_messages() {
+                types.messages.insert(&message.full_name, message);
+            }
+            for enumeration in file.all_enums() {
+                types.enums.insert(&enumeration.full_name, enumeration);
+            }
+            for extension in file.all_extensions() {
+                types.extensions.insert(&extension.full_name, extension);
+            }
+        }
+        types
+    }
+
+    /// The message type of a message or group field.
+    pub(super) fn message_of(&self, field: &Field) -> Option<&'a Message> {
+        if !matches!(field.ty, FieldType::Message | FieldType::Group) {
+            return None;
+        }
+        self.messages.get(field.type_name.as_deref()?).copied()
+    }
+
+    /// The type of a field's value, as the value checks see it.
+    pub(super) fn kind_of(&self, field: &Field) -> Kind {
+        match field.ty {
+            FieldType::Message | FieldType::Group => {
+                Kind::Message(field.type_name.clone().unwrap_or_default())
+            }
+            FieldType::Enum => {
+                let full = field.type_name.clone().unwrap_or_default();
+                let values = self.enums.get(full.as_str()).map_or(Vec::new(), |e| {
+                    e.values.iter().map(|v| v.name.clone()).collect()
+                });
+                Kind::Enum(full, values)
+            }
+            scalar => Kind::Scalar(scalar),
+        }
+    }
+}
+
+/// What an element's options set so far, as a tree of field full names: protoc builds the
+/// options message option by option and refuses a non-repeated field set twice.
+#[derive(Default, Debug)]
+pub(super) struct Set {
+    pub fields: HashMap<String, Set>,
+}
+
+/// Every problem with the custom options of one file's elements.
+pub(in crate::link) fn check(
+    elements: &[ElementOptions],
+    resolver: &Resolver,
+    types: &Types,
+) -> Errors {
+    let mut errors = Vec::new();
+    if resolver.visible.missing {
+        return errors; // a type may be in the missing import
+    }
+    let literals = Literals { resolver, types };
+    for element in elements {
+        let mut set = Set::default();
+        let mut roots: Vec<(&Field, Span)> = Vec::new();
+        for (option, extension) in &element.options {
+            let Some(root) = types.extensions.get(extension.as_str()).copied() else {
+                continue;
+            };
+            let path = match option_path(option, root, &element.scope, resolver, types) {
+                Ok(path) => path,
+                Err(error) => {
+                    errors.push(error);
+                    continue;
+                }
+            };
+            let Some(last) = path.last().copied() else {
+                continue;
+            };
+            if let Some(error) = set_twice(option, &path, &set) {
+                errors.push(error);
+                continue;
+            }
+            let mut fresh = Set::default();
+            let node = if last.label == Label::Repeated {
+                // Each value of a repeated field is a message of its own.
+                insert_path(&mut set, &path[..path.len() - 1]);
+                &mut fresh
+            } else {
+                insert_path(&mut set, &path)
+            };
+            errors.extend(value_problem(option, last, node, &literals));
+            if !roots.iter().any(|(r, _)| r.full_name == root.full_name) {
+                roots.push((root, option.span));
+            }
+        }
+        for (root, span) in roots {
+            if let (Some(message), Some(node)) =
+                (types.message_of(root), set.fields.get(&root.full_name))
+            {
+                if root.label != Label::Repeated {
+                    errors.extend(message_literals::missing_required(
+                        message, node, span, types,
+                    ));
+                }
+            }
+        }
+    }
+    errors
+}
+
+/// The fields an option's name goes through, from its extension to the field it sets.
+/// protoc: `Option "(f).b" unknown. Ensure that your proto definition file imports the proto
+/// which defines the option ...`, `Option "(f).a" is an atomic type, not a message.` and
+/// `Option field "(f)" is a repeated message. Repeated message options must be initialized
+/// using an aggregate value.`
+fn option_path<'a>(
+    option: &OptionDecl,
+    root: &'a Field,
+    scope: &str,
+    resolver: &Resolver,
+    types: &Types<'a>,
+) -> Result<Vec<&'a Field>, (Span, String)> {
+    let mut path = vec![root];
+    for (i, part) in option.name.iter().enumerate().skip(1) {
+        let parent = path[path.len() - 1];
+        let written = partial_name(&option.name[..i]);
+        let Some(message) = types.message_of(parent) else {
+            if matches!(parent.ty, FieldType::Message | FieldType::Group) {
+                return Ok(Vec::new()); // its type is not known here
+            }
+            return Err((
+                part.span,
+                format!(
+                    "option `{}`: `{written}` is a {}, not a message: it has no fields",
+                    option.canonical_name(),
+                    parent.ty.name()
+                ),
+            ));
+        };
+        if parent.label == Label::Repeated {
+            return Err((
+                part.span,
+                format!(
+                    "option `{}`: `{written}` is a repeated message: set it with a message literal, `{written} = {{ ... }}`",
+                    option.canonical_name()
+                ),
+            ));
+        }
+        let field = if part.is_extension {
+            extension_of(part, message, scope, resolver, types)
+        } else {
+            message.fields.iter().find(|f| f.name == part.name)
+        };
+        let Some(field) = field else {
+            let what = if part.is_extension {
+                format!(
+                    "no extension `{}` of `{}` is visible here",
+                    part.name.trim_start_matches('.'),
+                    message.full_name
+                )
+            } else {
+                format!("`{}` has no field `{}`", message.full_name, part.name)
+            };
+            return Err((
+                part.span,
+                format!("option `{}` is unknown: {what}", option.canonical_name()),
+            ));
+        };
+        path.push(field);
+    }
+    Ok(path)
+}
+
+/// The extension a `(name)` part names, looked up from the element's scope, if it extends
+/// `message`.
+fn extension_of<'a>(
+    part: &OptionNamePart,
+    message: &Message,
+    scope: &str,
+    resolver: &Resolver,
+    types: &Types<'a>,
+) -> Option<&'a Field> {
+    let (full, sym) = resolver.resolve_any(&part.name, scope)?;
+    if sym.kind != SymKind::Field {
+        return None;
+    }
+    let extension = types.extensions.get(full.as_str()).copied()?;
+    (extension.extendee.as_deref() == Some(message.full_name.as_str())).then_some(extension)
+}
+
+/// The canonical name of the first parts of an option's name: `(f).a`.
+fn partial_name(parts: &[OptionNamePart]) -> String {
+    let decl = OptionDecl {
+        name: parts.to_vec(),
+        value: OptionValue::Int(0),
+        value_span: Span::default(),
+        span: Span::default(),
+    };
+    decl.canonical_name()
+}
+
+/// protoc: `Option "(f).a" was already set.` A non-repeated field is set twice when an
+/// earlier option set it or a field inside it (protoc's `ExamineIfOptionIsSet`).
+fn set_twice(option: &OptionDecl, path: &[&Field], set: &Set) -> Option<(Span, String)> {
+    let (last, intermediate) = path.split_last()?;
+    if last.label == Label::Repeated {
+        return None;
+    }
+    let mut node = set;
+    for field in intermediate {
+        node = node.fields.get(&field.full_name)?;
+    }
+    node.fields.get(&last.full_name)?;
+    let span = Span {
+        start: option.name.first()?.span.start,
+        end: option.name.last()?.span.end,
+    };
+    Some((
+        span,
+        format!("option `{}` is already set", option.canonical_name()),
+    ))
+}
+
+/// Records that the option sets the fields of `path`; the node of its last field.
+fn insert_path<'s>(set: &'s mut Set, path: &[&Field]) -> &'s mut Set {
+    let mut node = set;
+    for field in path {
+        node = node.fields.entry(field.full_name.clone()).or_default();
+    }
+    node
+}
+
+/// The value against the type of the field it sets: a message literal is checked field by
+/// field (and what it sets recorded in `node`), other values as `option_values` checks them.
+fn value_problem(
+    option: &OptionDecl,
+    field: &Field,
+    node: &mut Set,
+    literals: &Literals,
+) -> Errors {
+    let name = option.canonical_name();
+    let kind = literals.types.kind_of(field);
+    match (&option.value, literals.types.message_of(field)) {
+        (OptionValue::Aggregate(text), Some(message)) => {
+            let parsed = crate::parse::literal::parse_literal(text, option.value_span.start);
+            match parsed {
+                Err(error) => vec![error],
+                Ok(literal) => {
+                    let mut errors = Vec::new();
+                    literals.message(message, &literal, node, &mut errors);
+                    if field.label == Label::Repeated {
+                        errors.extend(message_literals::missing_required(
+                            message,
+                            node,
+                            literal.span,
+                            literals.types,
+                        ));
+                    }
+                    errors
+                }
+            }
+        }
+        (OptionValue::Aggregate(_), None) if matches!(kind, Kind::Message(_)) => Vec::new(),
+        (value, _) => option_values::value_problem(&kind, value, &name)
+            .map(|message| (option.value_span, message))
+            .into_iter()
+            .collect(),
+    }
+}
