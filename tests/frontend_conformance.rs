@@ -17,8 +17,6 @@ use std::process::Command;
 use serde_json::Value;
 
 // Families of issue 10, as they are named there.
-const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
-const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 // Found by the corpus, not named in issue 10.
 const EXTENSION_DECLARATIONS: &str =
     "extension declarations (an option of extension ranges) are not checked";
@@ -30,11 +28,6 @@ const EXTENSION_DECLARATIONS: &str =
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
-    ("handmade/edition2024.style2024_naming", EDITION_2024),
-    ("handmade/edition2024.type_from_import_option", EDITION_2024),
-    ("handmade/ranges.duplicate_extension_same_file", RANGES),
-    ("protocompile/linker.failure_duplicate_extension", RANGES),
     ("protocompile/linker.failure_extension_declaration_but_range_unverified", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_declaration_report_correct_location_with_multiple_declarations", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_declaration_with_incorrect_number", EXTENSION_DECLARATIONS),

@@ -21,6 +21,9 @@ pub(super) struct Unit {
     pub imports: Vec<usize>,
     /// Indexes of the files it imports publicly.
     pub public_imports: Vec<usize>,
+    /// Indexes of the files it imports with `import option` (edition 2024): only their
+    /// options (extensions of the options messages) may be used, not their types.
+    pub option_imports: Vec<usize>,
     /// The span of the import statement of each entry of `imports`.
     pub import_spans: Vec<Span>,
     /// Some import of this file could not be found.
@@ -35,6 +38,7 @@ impl Unit {
             parsed,
             imports: Vec::new(),
             public_imports: Vec::new(),
+            option_imports: Vec::new(),
             import_spans: Vec::new(),
             missing_import: false,
         }
@@ -144,6 +148,9 @@ pub(super) fn load_imports(
                     if import.public {
                         unit.public_imports.push(i);
                     }
+                    if import.option_only {
+                        unit.option_imports.push(i);
+                    }
                 }
                 None => {
                     unit.missing_import = true;
@@ -223,12 +230,40 @@ pub(super) fn report_import_cycles(units: &[Unit], diagnostics: &mut Vec<miette:
 
 /// The files whose symbols `index` may use: itself, its imports, and whatever those
 /// re-export through `import public` (transitively). `None` marks "an import is missing".
+/// Files reached only through `import option` are kept apart: only option names may use
+/// their symbols.
 pub(super) fn visible_files(units: &[Unit], index: usize) -> Visible {
-    let mut files = HashSet::from([index]);
-    let mut missing = units[index].missing_import;
-    let mut queue: VecDeque<usize> = units[index].imports.iter().copied().collect();
+    let unit = &units[index];
+    let plain = unit
+        .imports
+        .iter()
+        .copied()
+        .filter(|i| !unit.option_imports.contains(i));
+    let (mut files, mut missing) = reexported(units, plain, HashSet::from([index]));
+    missing |= unit.missing_import;
+    let (with_options, options_missing) =
+        reexported(units, unit.option_imports.iter().copied(), files.clone());
+    missing |= options_missing;
+    let options_only = with_options.difference(&files).copied().collect();
+    files.shrink_to_fit();
+    Visible {
+        files,
+        options_only,
+        missing,
+    }
+}
+
+/// `seen` and the files `imports` name, with what those re-export through `import public`
+/// (transitively); and whether a re-exported import is missing.
+fn reexported(
+    units: &[Unit],
+    imports: impl Iterator<Item = usize>,
+    mut seen: HashSet<usize>,
+) -> (HashSet<usize>, bool) {
+    let mut missing = false;
+    let mut queue: VecDeque<usize> = imports.collect();
     while let Some(i) = queue.pop_front() {
-        if files.insert(i) {
+        if seen.insert(i) {
             for &public in &units[i].public_imports {
                 queue.push_back(public);
             }
@@ -238,11 +273,13 @@ pub(super) fn visible_files(units: &[Unit], index: usize) -> Visible {
             }
         }
     }
-    Visible { files, missing }
+    (seen, missing)
 }
 
 pub(super) struct Visible {
     pub files: HashSet<usize>,
+    /// The files only `import option` reaches: their symbols count for option names only.
+    pub options_only: HashSet<usize>,
     /// Some import could not be found: unresolved names are not errors.
     pub missing: bool,
 }

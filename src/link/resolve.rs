@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::imports::Visible;
-use super::symbols::{join, Sym, SymKind, Symbols};
+use super::symbols::{join, LocalBy, Sym, SymKind, Symbols};
 use crate::syntax::Span;
 
 /// Errors found while lowering one file: (span, message).
@@ -27,6 +27,8 @@ enum Reach {
     Visible,
     /// Those and one more file: would importing it make the name resolve?
     VisibleAnd(usize),
+    /// Those and the files imported with `import option`: where option names are found.
+    Options,
 }
 
 /// Resolves the names one file writes.
@@ -37,23 +39,31 @@ pub(super) struct Resolver<'a> {
     /// The packages this file can see, each with its parents: the packages of the file
     /// itself and of the files it sees.
     packages: HashSet<&'a str>,
+    /// The packages of the files only `import option` reaches, for option names.
+    option_packages: HashSet<&'a str>,
 }
 
 impl<'a> Resolver<'a> {
     pub(super) fn new(file: usize, visible: &'a Visible, symbols: &'a Symbols) -> Self {
-        let mut packages = HashSet::new();
-        for f in std::iter::once(file).chain(visible.files.iter().copied()) {
-            let package = symbols.packages[f].as_str();
-            packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
-            if !package.is_empty() {
-                packages.insert(package);
+        let packages_of = |files: &mut dyn Iterator<Item = usize>| {
+            let mut packages = HashSet::new();
+            for f in files {
+                let package = symbols.packages[f].as_str();
+                packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
+                if !package.is_empty() {
+                    packages.insert(package);
+                }
             }
-        }
+            packages
+        };
+        let packages = packages_of(&mut std::iter::once(file).chain(visible.files.iter().copied()));
+        let option_packages = packages_of(&mut visible.options_only.iter().copied());
         Resolver {
             file,
             visible,
             symbols,
             packages,
+            option_packages,
         }
     }
 }
@@ -76,6 +86,7 @@ impl Resolver<'_> {
         let visible = match (reach, sym.kind) {
             (_, SymKind::Package) => {
                 self.packages.contains(full)
+                    || (reach == Reach::Options && self.option_packages.contains(full))
                     || matches!(reach, Reach::VisibleAnd(extra)
                         if in_package(&self.symbols.packages[extra], full))
             }
@@ -83,6 +94,7 @@ impl Resolver<'_> {
                 sym.file == self.file
                     || self.visible.files.contains(&sym.file)
                     || reach == Reach::VisibleAnd(sym.file)
+                    || (reach == Reach::Options && self.visible.options_only.contains(&sym.file))
             }
         };
         if !visible {
@@ -111,7 +123,7 @@ impl Resolver<'_> {
     /// (`LOOKUP_ALL`): the innermost match of any kind wins, so `(Bar)` inside method `Bar`
     /// names the method.
     pub(super) fn resolve_any(&self, name: &str, scope: &str) -> Option<(String, Sym)> {
-        self.lookup_symbol(name, scope, Reach::Visible, &mut None, |_| true)
+        self.lookup_symbol(name, scope, Reach::Options, &mut None, |_| true)
     }
 
     /// The scope walk of [`Resolver::resolve_symbol`]; a one-component name stops at the
@@ -162,8 +174,14 @@ impl Resolver<'_> {
         errors: &mut Errors,
     ) -> Resolved {
         match self.resolve_symbol(name, scope, Reach::Visible, &mut None) {
-            Some((full, sym)) if sym.kind == SymKind::Message => Resolved::Message(full),
-            Some((full, sym)) if sym.kind == SymKind::Enum => Resolved::Enum(full),
+            Some((full, sym)) if sym.kind == SymKind::Message => {
+                self.exported(&full, sym, span, errors);
+                Resolved::Message(full)
+            }
+            Some((full, sym)) if sym.kind == SymKind::Enum => {
+                self.exported(&full, sym, span, errors);
+                Resolved::Enum(full)
+            }
             Some((full, _)) => {
                 errors.push((
                     span,
@@ -174,6 +192,11 @@ impl Resolver<'_> {
             None => {
                 if !self.visible.missing {
                     let message = match self.missing_import(name, scope) {
+                        // protoc says the file is not imported, `import option` or not.
+                        Some((full, file)) if self.visible.options_only.contains(&file) => format!(
+                            "cannot resolve type `{name}`: `{full}` is defined in \"{}\", which this file imports with `import option`, for its options only; import it plainly to use its types",
+                            self.symbols.paths.get(file).map_or("?", String::as_str)
+                        ),
                         Some((full, file)) => format!(
                             "cannot resolve type `{name}`: `{full}` is defined in \"{}\", which this file does not import",
                             self.symbols.paths.get(file).map_or("?", String::as_str)
@@ -224,7 +247,10 @@ impl Resolver<'_> {
         errors: &mut Errors,
     ) -> (String, bool) {
         match self.lookup_symbol(name, scope, Reach::Visible, &mut None, |_| true) {
-            Some((full, sym)) if sym.kind == SymKind::Message => (full, true),
+            Some((full, sym)) if sym.kind == SymKind::Message => {
+                self.exported(&full, sym, span, errors);
+                (full, true)
+            }
             Some((full, sym)) if sym.kind != SymKind::Enum => {
                 errors.push((
                     span,
@@ -235,6 +261,31 @@ impl Resolver<'_> {
             // An enum, or nothing: the type lookup reports it.
             _ => (self.resolve_message(name, scope, span, errors), false),
         }
+    }
+
+    /// A type of another file must not be local to it (edition 2024). protoc: `Symbol
+    /// "p.Hidden", defined in "a.proto" is not visible from "b.proto". It is explicitly
+    /// marked 'local' and cannot be accessed outside its own file`, or `It defaulted to local
+    /// from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';`.
+    fn exported(&self, full: &str, sym: Sym, span: Span, errors: &mut Errors) {
+        if sym.file == self.file {
+            return;
+        }
+        let Some(why) = self.symbols.local_types.get(full) else {
+            return;
+        };
+        let reason = match why {
+            LocalBy::Keyword => "it is marked `local`".to_string(),
+            LocalBy::Default("EXPORT_TOP_LEVEL") => "it is nested, and nested types are local under `default_symbol_visibility = EXPORT_TOP_LEVEL` (edition 2024's default); mark it `export`".to_string(),
+            LocalBy::Default(default) => {
+                format!("it is local under `default_symbol_visibility = {default}`; mark it `export`")
+            }
+        };
+        let path = self.symbols.paths.get(sym.file).map_or("?", String::as_str);
+        errors.push((
+            span,
+            format!("`{full}`, defined in \"{path}\", cannot be used outside its file: {reason}"),
+        ));
     }
 
     /// The symbol an unresolved name would find if this file imported one more file, and

@@ -64,6 +64,9 @@ pub(super) struct Symbols {
     /// The messages with `message_set_wire_format = true`, by full name: their extensions
     /// must be optional messages.
     pub(super) message_sets: HashSet<String>,
+    /// The messages and enums that only their own file may use (edition 2024's `local`,
+    /// written or by `default_symbol_visibility`), by full name.
+    pub(super) local_types: HashMap<String, LocalBy>,
     /// Whether each file, by index, says `optimize_for = LITE_RUNTIME` (a file that does not
     /// cannot import one that does).
     pub lite: Vec<bool>,
@@ -91,6 +94,66 @@ fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
         Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
     );
     own.or(file).unwrap_or(by_syntax)
+}
+
+/// Why a type is local to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LocalBy {
+    /// `local message M {}`.
+    Keyword,
+    /// The file's `features.default_symbol_visibility`, named here.
+    Default(&'static str),
+}
+
+/// The file's `features.default_symbol_visibility` from edition 2024 on (`EXPORT_TOP_LEVEL`
+/// unless set); `None` before, where every type is exported.
+fn default_visibility(ast: &ast::FileAst) -> Option<&'static str> {
+    let edition = ast
+        .syntax
+        .as_ref()
+        .filter(|decl| decl.kind == ast::SyntaxKind::Edition)?;
+    // Edition names of one length compare as numbers.
+    if edition.value.as_str() < "2024" {
+        return None;
+    }
+    let mut value = "EXPORT_TOP_LEVEL".to_string();
+    for item in &ast.items {
+        let TopItem::Option(o) = item else { continue };
+        match (&o.value, o.canonical_name().as_str()) {
+            (OptionValue::Ident(v), "features.default_symbol_visibility") => value = v.clone(),
+            (OptionValue::Aggregate(text), "features") => {
+                let set = super::features::simple_fields(text);
+                if let Some((_, v)) = set
+                    .into_iter()
+                    .find(|(k, _)| k == "default_symbol_visibility")
+                {
+                    value = v;
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(match value.as_str() {
+        "EXPORT_ALL" => "EXPORT_ALL",
+        "LOCAL_ALL" => "LOCAL_ALL",
+        "STRICT" => "STRICT",
+        _ => "EXPORT_TOP_LEVEL",
+    })
+}
+
+/// Whether a message or enum is local to its file, and why (protoc's
+/// `Symbol::GetEffectiveVisibility`).
+fn local_by(
+    keyword: Option<ast::Visibility>,
+    default: Option<&'static str>,
+    nested: bool,
+) -> Option<LocalBy> {
+    match (keyword, default?) {
+        (Some(ast::Visibility::Local), _) => Some(LocalBy::Keyword),
+        (Some(ast::Visibility::Export), _) | (None, "EXPORT_ALL") => None,
+        (None, "EXPORT_TOP_LEVEL") if !nested => None,
+        (None, default) => Some(LocalBy::Default(default)),
+    }
 }
 
 pub(super) type Errors = Vec<(usize, Span, String)>;
@@ -142,11 +205,12 @@ pub(super) fn collect_symbols(
         symbols,
         errors,
         file,
+        default_visibility: default_visibility(ast),
     };
     for item in &ast.items {
         match item {
-            TopItem::Message(m) => collector.message(package, m),
-            TopItem::Enum(e) => collector.enumeration(package, e),
+            TopItem::Message(m) => collector.message(package, m, false),
+            TopItem::Enum(e) => collector.enumeration(package, e, false),
             TopItem::Service(s) => {
                 let name = join(package, &s.name.text);
                 collector.add(name.clone(), SymKind::Service, s.name.span);
@@ -168,6 +232,7 @@ struct Collector<'a> {
     symbols: &'a mut Symbols,
     errors: &'a mut Errors,
     file: usize,
+    default_visibility: Option<&'static str>,
 }
 
 impl Collector<'_> {
@@ -198,8 +263,9 @@ impl Collector<'_> {
             file: self.file,
         });
     }
-    fn message(&mut self, scope: &str, decl: &ast::MessageDecl) {
+    fn message(&mut self, scope: &str, decl: &ast::MessageDecl, nested: bool) {
         let name = join(scope, &decl.name.text);
+        self.visibility(&name, decl.visibility, nested);
         self.add(name.clone(), SymKind::Message, decl.name.span);
         self.extension_ranges(&name, &decl.body);
         self.message_items(&name, &decl.body);
@@ -238,8 +304,16 @@ impl Collector<'_> {
         }
     }
 
-    fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl) {
-        self.add(join(scope, &decl.name.text), SymKind::Enum, decl.name.span);
+    fn visibility(&mut self, name: &str, keyword: Option<ast::Visibility>, nested: bool) {
+        if let Some(why) = local_by(keyword, self.default_visibility, nested) {
+            self.symbols.local_types.insert(name.to_string(), why);
+        }
+    }
+
+    fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl, nested: bool) {
+        let name = join(scope, &decl.name.text);
+        self.visibility(&name, decl.visibility, nested);
+        self.add(name, SymKind::Enum, decl.name.span);
         for item in &decl.body {
             if let EnumItem::Value(v) = item {
                 self.add(join(scope, &v.name.text), SymKind::Value, v.name.span);
@@ -250,8 +324,8 @@ impl Collector<'_> {
     fn message_items(&mut self, scope: &str, items: &[MessageItem]) {
         for item in items {
             match item {
-                MessageItem::Message(m) => self.message(scope, m),
-                MessageItem::Enum(e) => self.enumeration(scope, e),
+                MessageItem::Message(m) => self.message(scope, m, true),
+                MessageItem::Enum(e) => self.enumeration(scope, e, true),
                 MessageItem::Field(f) => self.field(scope, f),
                 MessageItem::Oneof(o) => {
                     self.add(join(scope, &o.name.text), SymKind::Value, o.name.span);

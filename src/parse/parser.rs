@@ -32,6 +32,8 @@ pub struct Parser<'a> {
     edition_2024: bool,
     /// Set after an error that ends parsing (too deep nesting): later errors are noise.
     stopped: bool,
+    /// The `local` / `export` just read, for the message or enum that follows.
+    visibility: Option<Visibility>,
     pub errors: Vec<ParseError>,
 }
 
@@ -45,6 +47,7 @@ pub fn parse_tokens(text: &str, tokens: &[Token]) -> (FileAst, Vec<ParseError>) 
         editions: false,
         edition_2024: false,
         stopped: false,
+        visibility: None,
         errors: Vec::new(),
     };
     let ast = parser.file();
@@ -427,13 +430,19 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// Editions 2024 `export` / `local` before a message or enum: skipped (visibility is not
-    /// modelled yet), refused before edition 2024 (protoc: `Expected top-level statement
-    /// (e.g. "message").`, buf: "`local` is not supported in Edition 2023").
+    /// Editions 2024 `export` / `local` before a message or enum: kept for that declaration,
+    /// refused before edition 2024 (protoc: `Expected top-level statement (e.g.
+    /// "message").`, buf: "`local` is not supported in Edition 2023").
     fn skip_visibility(&mut self) {
+        self.visibility = None;
         if (self.is_keyword("export") || self.is_keyword("local"))
             && matches!(self.ident_at(1), Some("message" | "enum"))
         {
+            self.visibility = Some(if self.is_keyword("local") {
+                Visibility::Local
+            } else {
+                Visibility::Export
+            });
             if !self.edition_2024 {
                 let span = self.here();
                 let word = &self.text[span.range()];
@@ -676,6 +685,7 @@ impl<'a> Parser<'a> {
     // ---- messages ----
 
     fn message(&mut self) -> PResult<MessageDecl> {
+        let visibility = self.visibility.take();
         let start = self.current_start();
         self.bump();
         let name = self.ident("message name")?;
@@ -684,6 +694,7 @@ impl<'a> Parser<'a> {
             name,
             body,
             span: self.span_from(start),
+            visibility,
         })
     }
 
@@ -1095,6 +1106,7 @@ impl<'a> Parser<'a> {
     // ---- enums ----
 
     fn enum_decl(&mut self) -> PResult<EnumDecl> {
+        let visibility = self.visibility.take();
         let start = self.current_start();
         self.bump();
         let name = self.ident("enum name")?;
@@ -1116,6 +1128,7 @@ impl<'a> Parser<'a> {
             name,
             body,
             span: self.span_from(start),
+            visibility,
         })
     }
 

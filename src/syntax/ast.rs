@@ -102,6 +102,15 @@ pub struct MessageDecl {
     pub name: Name,
     pub body: Vec<MessageItem>,
     pub span: Span,
+    /// `local` or `export` written before it (edition 2024).
+    pub visibility: Option<Visibility>,
+}
+
+/// An edition 2024 visibility keyword on a message or enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    Local,
+    Export,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -190,6 +199,8 @@ pub struct EnumDecl {
     pub name: Name,
     pub body: Vec<EnumItem>,
     pub span: Span,
+    /// `local` or `export` written before it (edition 2024).
+    pub visibility: Option<Visibility>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

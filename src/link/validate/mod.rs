@@ -7,9 +7,11 @@
 pub(super) mod custom_options;
 pub(super) mod declarations;
 mod edition_2024;
+mod extension_numbers;
 mod features;
 mod import_list;
 mod message_literals;
+mod naming_style;
 pub(super) mod option_names;
 mod option_values;
 mod options_twice;
@@ -217,6 +219,8 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
             ));
         }
     }
+    errors.extend(extension_numbers::extension_numbers_once(file));
+    errors.extend(naming_style::naming_style(file));
     for enumeration in file.all_enums() {
         check_enum(enumeration, &mut errors);
     }

@@ -870,3 +870,150 @@ fn feature_lifetimes_say_why_they_end() {
         []
     );
 }
+
+#[test]
+fn an_extension_number_is_used_once_per_extendee_in_a_file() {
+    // protoc: `Extension number 1 has already been used in "M" by extension "a".`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M { optional int32 a = 1; }\nmessage N {\n  extend M { optional int32 b = 1; }\n}\n"),
+        error(
+            "extension `b`: number 1 of `M` is already used by extension `a`",
+            "1"
+        )
+    );
+    // Across files that do not import each other, protoc accepts it.
+    let a = (
+        "a.proto",
+        "syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\n",
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            (
+                "b.proto",
+                "syntax = \"proto2\";\nimport \"a.proto\";\nextend M { optional int32 b = 1; }\n"
+            ),
+            (
+                "c.proto",
+                "syntax = \"proto2\";\nimport \"a.proto\";\nextend M { optional int32 c = 1; }\n"
+            ),
+        ]),
+        []
+    );
+}
+
+#[test]
+fn edition_2024_enforces_the_naming_style() {
+    let opt_out =
+        "(edition 2024's naming style; `features.enforce_naming_style = STYLE_LEGACY` opts out)";
+    // protoc: `Message name foo_bar should be TitleCase (features.enforce_naming_style =
+    // STYLE_LEGACY can be used to opt out of this check)`
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage p;\nmessage foo_bar {}\n"),
+        error(
+            &format!("message name `foo_bar` should be TitleCase {opt_out}"),
+            "foo_bar"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage my_pkg.v1;\nmessage M {\n  int32 foo_2 = 1;\n  oneof Choice { int32 x = 2; }\n  enum Kind { KIND_UNSPECIFIED = 0; kind_two = 1; }\n}\nservice S { rpc get_thing(M) returns (M); }\n"),
+        vec![
+            (format!("field name `foo_2` contains style violating underscores {opt_out}"), "foo_2".to_string()),
+            (format!("oneof name `Choice` should be lower_snake_case {opt_out}"), "Choice".to_string()),
+            (format!("enum value name `kind_two` should be UPPER_SNAKE_CASE {opt_out}"), "kind_two".to_string()),
+            (format!("method name `get_thing` should be TitleCase {opt_out}"), "get_thing".to_string()),
+        ]
+    );
+    // STYLE_LEGACY opts an element and what it contains out; edition 2023 does not check.
+    assert_eq!(
+        one_file("edition = \"2024\";\nmessage M {\n  message inner {\n    option features.enforce_naming_style = STYLE_LEGACY;\n    int32 Bad = 1;\n  }\n}\n"),
+        []
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage foo_bar { int32 Bad = 1; }\n"),
+        []
+    );
+}
+
+#[test]
+fn local_types_stay_in_their_file() {
+    // protoc: `Symbol "p.Hidden", defined in "a.proto"  is not visible from "b.proto". It is
+    // explicitly marked 'local' and cannot be accessed outside its own file`
+    let user = (
+        "b.proto",
+        "edition = \"2024\";\npackage p;\nimport \"a.proto\";\nmessage User {\n  Hidden h = 1;\n  Outer.Inner i = 2;\n}\n",
+    );
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nlocal message Hidden {}\nmessage Outer { message Inner {} }\n"
+            ),
+            user,
+        ]),
+        vec![
+            (
+                "`p.Hidden`, defined in \"a.proto\", cannot be used outside its file: it is marked `local`".to_string(),
+                "Hidden".to_string()
+            ),
+            // protoc: `... It defaulted to local from file-level 'option
+            // features.default_symbol_visibility = 'EXPORT_TOP_LEVEL'; ...`
+            (
+                "`p.Outer.Inner`, defined in \"a.proto\", cannot be used outside its file: it is nested, and nested types are local under `default_symbol_visibility = EXPORT_TOP_LEVEL` (edition 2024's default); mark it `export`".to_string(),
+                "Outer.Inner".to_string()
+            ),
+        ]
+    );
+    // `export`, EXPORT_ALL, the own file and edition 2023 all let them through.
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\nexport message Hidden {}\nmessage Outer { export message Inner {} }\n"
+            ),
+            user,
+        ]),
+        []
+    );
+    assert_eq!(
+        errors(&[
+            (
+                "a.proto",
+                "edition = \"2024\";\npackage p;\noption features.default_symbol_visibility = EXPORT_ALL;\nmessage Hidden {}\nmessage Outer { message Inner {} }\n"
+            ),
+            user,
+        ]),
+        []
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\npackage p;\nlocal message Hidden {}\nmessage Outer { message Inner {} }\nmessage User { Hidden h = 1; Outer.Inner i = 2; }\n"),
+        []
+    );
+}
+
+#[test]
+fn an_option_import_gives_options_only() {
+    // protoc: `"p.Opt" seems to be defined in "a.proto", which is not imported by "b.proto".
+    // To use it here, please add the necessary import.`
+    let a = (
+        "a.proto",
+        "edition = \"2024\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\nmessage Opt {}\nextend google.protobuf.MessageOptions { bool flag = 5000; }\n",
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            ("b.proto", "edition = \"2024\";\npackage p;\nimport option \"a.proto\";\nmessage User {\n  Opt o = 1;\n}\n"),
+        ]),
+        error(
+            "cannot resolve type `Opt`: `p.Opt` is defined in \"a.proto\", which this file imports with `import option`, for its options only; import it plainly to use its types",
+            "Opt"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            a,
+            ("b.proto", "edition = \"2024\";\npackage p;\nimport option \"a.proto\";\nmessage User {\n  option (flag) = true;\n}\n"),
+        ]),
+        []
+    );
+}
