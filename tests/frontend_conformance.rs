@@ -24,8 +24,6 @@ const NON_TYPE_SYMBOLS: &str = "resolution skips non-type symbols where protoc d
 const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
 const DESCRIPTOR_RULES: &str = "other descriptor rules protoc enforces";
 // Found by the corpus, not named in issue 10.
-const EXTENSION_DECLARATIONS: &str =
-    "extension declarations (an option of extension ranges) are not checked";
 const FEATURES: &str = "editions features: lifetimes, targets and the rules they imply";
 
 /// Inputs where protocompat's verdict still differs from protoc's and buf's (shared) verdict.
@@ -53,30 +51,7 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("protocompile/linker.failure_custom_feature_removed", FEATURES),
     ("protocompile/linker.failure_duplicate_extension", RANGES),
     ("protocompile/linker.failure_editions_feature_on_wrong_target_type_msg_literal", FEATURES),
-    ("protocompile/linker.failure_extension_declaration_but_range_unverified", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_report_correct_location_with_multiple_declarations", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_incorrect_number", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_invalid_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_name_without_dot", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range_multiple_ranges", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_reserved_only_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_reserved_only_type", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_type_without_dot", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_number", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_type", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration3", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_matches_no_declaration3", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_name_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_name_does_not_match_declaration2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_number_is_reserved", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_extension_resolution_custom_options", NON_TYPE_SYMBOLS),
-    ("protocompile/linker.failure_extension_type_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_type_does_not_match_declaration2", EXTENSION_DECLARATIONS),
     ("protocompile/linker.failure_feature_not_yet_introduced_msg_literal", FEATURES),
     ("protocompile/linker.failure_feature_removed_msg_literal", FEATURES),
     ("protocompile/linker.failure_field_presence_on_extension_field", FEATURES),

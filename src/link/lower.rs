@@ -204,6 +204,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: lower_options(e.options.iter()),
                         }))
                 }
                 MessageItem::Reserved(r) => {
@@ -213,6 +214,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: Options::default(),
                         }));
                     message
                         .reserved_names
@@ -573,6 +575,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: Options::default(),
                         }));
                     out.reserved_names
                         .extend(r.names.iter().map(|n| ReservedName {

@@ -155,6 +155,9 @@ pub struct ReservedRange {
     pub start: i64,
     pub end: i64,
     pub span: Span,
+    /// For an extension range: the options of its `extensions` statement (`declaration`,
+    /// `verification`); empty otherwise.
+    pub options: Options,
 }
 
 #[derive(Debug, Clone)]
