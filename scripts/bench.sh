@@ -10,8 +10,12 @@
 # PROTOCOMPAT=target/profiling/protocompat benchmarks the same build with symbols, for perf.
 #
 # For each case and tool it prints the median wall time, CPU (user + system) and peak RSS
-# over RUNS runs (`/usr/bin/time`), the finding count, and buf / protocompat ratios. The
-# load average is printed before and after each case: quote it beside any figure.
+# over RUNS runs (the child's own figures from wait4, to the microsecond, so the hook case's
+# milliseconds show), the finding count, the range of the 1-minute load average over those runs (beside
+# each figure: quote it with the figure), and the buf / protocompat ratios. After the
+# generated cases it prints the scaling exponent of wall and CPU time from the smallest to
+# the largest pair run (500 -> 10,000 files: log(t10000 / t500) / log(20); 1 is linear), and
+# at the end a Markdown table of every figure, for the README.
 #
 # Usage: scripts/bench.sh [CASE...]          (default: every case)
 # Environment:
@@ -163,19 +167,40 @@ precommit() {
 
 # --- measuring --------------------------------------------------------------------------
 
-# run NAME COUNT_EXPR DIR CMD...: one timed run; appends "wall cpu rss_kb" to $dir/NAME.times.
+# Runs a command (argv[3:]) in directory argv[1] with stdout and stderr to files named by
+# argv[2] (.out, .err) and prints "wall cpu rss_kb load rc": wall from a monotonic clock
+# around the child alone, CPU (user + system) from its rusage (wait4), load the 1-minute
+# load average as it started. The peak RSS is /usr/bin/time's: the rusage maximum would
+# count the Python process that the child was forked from.
+measure='
+import os, subprocess, sys, time
+cwd, base, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+load = open("/proc/loadavg").read().split()[0]
+with open(base + ".out", "wb") as out, open(base + ".err", "wb") as err:
+    start = time.perf_counter()
+    child = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", base + ".t"] + argv,
+                             cwd=cwd, stdout=out, stderr=err)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+rc = os.waitstatus_to_exitcode(status)
+rss = open(base + ".t").read().split()[-1]
+print(f"{wall:.5f} {usage.ru_utime + usage.ru_stime:.4f} {rss} {load} {rc}")
+'
+
+# run NAME COUNT_EXPR DIR CMD...: one timed run; appends "wall cpu rss_kb load" to
+# $dir/NAME.times.
 run() {
   local name=$1 count=$2 cwd=$3
   shift 3
-  local out=$dir/$name.out rc=0
-  (cd "$cwd" && HOME=$dir/buf-home /usr/bin/time -f '%e %U %S %M' -o "$dir/$name.t" "$@" \
-    >"$out" 2>"$dir/$name.err") || rc=$?
+  local line rc
+  line=$(HOME=$dir/buf-home python3 -c "$measure" "$cwd" "$dir/$name" "$@")
+  rc=${line##* }
   # 1 (protocompat) and 100 (buf): breaking changes found.
   if [[ $rc -gt 1 && $rc -ne 100 ]]; then
     echo "$name: exit $rc (see $dir/$name.err)" >&2
   fi
-  tail -n1 "$dir/$name.t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$dir/$name.times"
-  python3 -c "$count" "$out" >"$dir/$name.count" 2>/dev/null || echo '?' >"$dir/$name.count"
+  echo "${line% *}" >>"$dir/$name.times"
+  python3 -c "$count" "$dir/$name.out" >"$dir/$name.count" 2>/dev/null || echo '?' >"$dir/$name.count"
 }
 
 # median FILE COLUMN
@@ -201,27 +226,79 @@ bench_case() {
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   report "$name" pc protocompat
   [[ -z $buf ]] || report "$name" buf buf
+  local ratios=""
   if [[ -n $buf ]]; then
-    python3 - "$(median "$dir/$name.pc.times" 1)" "$(median "$dir/$name.buf.times" 1)" \
+    ratios=$(python3 - "$(median "$dir/$name.pc.times" 1)" "$(median "$dir/$name.buf.times" 1)" \
       "$(median "$dir/$name.pc.times" 2)" "$(median "$dir/$name.buf.times" 2)" <<'PY'
 import sys
 w0, w1, c0, c1 = map(float, sys.argv[1:])
 r = lambda a, b: f"{b / a:.1f}x" if a > 0 else "n/a"
-print(f"{'':16} buf / protocompat: wall {r(w0, w1)}, CPU {r(c0, c1)}")
+print(f"wall {r(w0, w1)}, CPU {r(c0, c1)}")
 PY
+    )
+    printf '%-16s buf / protocompat: %s\n' "" "$ratios"
   fi
   printf '%-16s load average %s before, %s after\n' "" "$load_before" "$load_after"
+  summary+=("| $name | $(cell "$name" pc) | $([[ -z $buf ]] && echo "not run" || cell "$name" buf) | ${ratios:-} | $(cat "$dir/$name.pc.count") |")
+}
+
+# seconds VALUE: a time as it reads best: milliseconds below one second.
+seconds() {
+  awk -v s="$1" 'BEGIN { if (s < 1) printf "%.1f ms", s * 1000; else printf "%.2f s", s }'
+}
+
+# loads FILE: the range of the load average over a case's runs ("2.1" or "2.1-3.4").
+loads() {
+  sort -g -k4 "$1" | awk 'NR == 1 {lo = $4} {hi = $4} END {print (lo == hi ? lo : lo "-" hi)}'
 }
 
 report() {
   local name=$1 key=$2 tool=$3 t=$dir/$1.$2.times
-  printf '%-16s %-12s wall %7ss  CPU %7ss  peak RSS %6s MiB  findings %s\n' "$name" "$tool" \
-    "$(median "$t" 1)" "$(median "$t" 2)" "$(($(median "$t" 3) / 1024))" "$(cat "$dir/$name.$key.count")"
+  printf '%-16s %-12s wall %9s  CPU %9s  peak RSS %6s MiB  findings %-6s load %s\n' \
+    "$name" "$tool" "$(seconds "$(median "$t" 1)")" "$(seconds "$(median "$t" 2)")" \
+    "$(($(median "$t" 3) / 1024))" "$(cat "$dir/$name.$key.count")" "$(loads "$t")"
 }
+
+# cell NAME KEY: "wall / CPU / peak (load L)" for the summary table.
+cell() {
+  local t=$dir/$1.$2.times
+  echo "$(seconds "$(median "$t" 1)") / $(seconds "$(median "$t" 2)") / $(($(median "$t" 3) / 1024)) MiB (load $(loads "$t"))"
+}
+
+# The scaling exponent of protocompat's wall and CPU time between the smallest and the
+# largest generated pair that this run measured.
+scaling() {
+  local sizes=() n
+  for n in 500 5000 10000; do
+    [[ -f $dir/gen$n.pc.times && " ${cases[*]} " == *" gen$n "* ]] && sizes+=("$n")
+  done
+  [[ ${#sizes[@]} -ge 2 ]] || return 0
+  local small=${sizes[0]} large=${sizes[-1]}
+  python3 - "$small" "$large" "$(median "$dir/gen$small.pc.times" 1)" \
+    "$(median "$dir/gen$large.pc.times" 1)" "$(median "$dir/gen$small.pc.times" 2)" \
+    "$(median "$dir/gen$large.pc.times" 2)" <<'PY'
+import math, sys
+small, large, w0, w1, c0, c1 = map(float, sys.argv[1:])
+e = lambda a, b: f"{math.log(b / a) / math.log(large / small):.2f}" if a > 0 and b > 0 else "n/a"
+print(f"scaling {small:.0f} -> {large:.0f} files: exponent {e(w0, w1)} (wall), {e(c0, c1)} (CPU); 1 is linear")
+PY
+}
+
+summary=()
 
 # googleapis' preview/ (since 2026) repeats google/api/*.proto under the same import paths,
 # so the tree does not build from its top with it (neither tool accepts the duplicates).
 skip=(--exclude-path preview)
+
+for c in "${cases[@]}"; do
+  case $c in
+    googleapis-dir | googleapis-git | gen500 | gen5000 | gen10000 | precommit10) ;;
+    *)
+      echo "unknown case $c (expected googleapis-dir, googleapis-git, gen500, gen5000, gen10000 or precommit10)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 echo "protocompat: $protocompat; buf: ${buf:-not set (BUF=...)}; $runs runs each, medians"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
@@ -255,3 +332,8 @@ for c in "${cases[@]}"; do
       ;;
   esac
 done
+scaling
+echo
+echo "| case | protocompat wall / CPU / peak | buf wall / CPU / peak | buf / protocompat | findings (protocompat) |"
+echo "| --- | --- | --- | --- | --- |"
+printf '%s\n' "${summary[@]}"

@@ -12,6 +12,7 @@ pub use crate::engine::Error;
 use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
 use crate::passes::{Group, Ignored};
+use crate::review::{self, Change};
 pub use crate::source::NewSide;
 use crate::source::{self, is_within, normalize, Request, Snapshot, SourceText};
 
@@ -37,6 +38,12 @@ pub struct CheckOptions {
     /// Compare even when an import cannot be found (names from it are kept as written and
     /// each missing import is a warning); by default that is an error.
     pub allow_missing_imports: bool,
+    /// buf's `--limit-to-input-files`: the old side keeps only the files the new side has,
+    /// so files that are gone (deleted, or outside the new side's `--path`) are not compared.
+    pub limit_to_input_files: bool,
+    /// Also list every change between the sides, breaking or not (`review`), from the diff
+    /// the rules read: [`Outcome::changes`].
+    pub list_changes: bool,
 }
 
 impl CheckOptions {
@@ -77,10 +84,12 @@ pub struct Outcome {
     /// Both sides' texts and labels, for the text format's snippets.
     pub sources: Sources,
     pub stats: Stats,
-    /// Both sides' builds of every module (for `review`, which lists every change), kept as
-    /// long as the outcome: a process that exits after rendering can `std::mem::forget` the
-    /// outcome instead of freeing them.
+    /// Both sides' builds of every module, kept as long as the outcome: a process that exits
+    /// after rendering can `std::mem::forget` the outcome instead of freeing them.
     pub modules: Vec<Compared>,
+    /// Every change of every module, before findings are hung on them; empty unless
+    /// [`CheckOptions::list_changes`].
+    pub changes: Vec<Change>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -116,6 +125,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
     let mut files_checked = 0;
     let mut compared = Vec::new();
     let mut modules = Vec::new();
+    let mut changes = Vec::new();
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -134,6 +144,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
         files_checked += result.files_checked;
         compared.extend(result.compared);
         modules.push(result.compared_builds);
+        changes.extend(result.changes);
     }
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -151,6 +162,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             elapsed: started.elapsed(),
         },
         modules,
+        changes,
     })
 }
 
@@ -213,14 +225,25 @@ fn check_module(
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
-    let (new_files, old_files) = rayon::join(
-        || engine::collect(new, new_layout, new_module, &filter),
-        || engine::collect(old, old_layout, old_module, &filter),
-    );
-    let (new_files, old_files) = both(new_files, old_files)?;
+    // One loader for both sides, one side after the other (each on every core): a file
+    // with the same blob at both revisions is read and parsed once, and both builds share
+    // its text and tree. The loader goes before the builds, so each tree is freed as soon
+    // as both sides have lowered it.
+    let loader = engine::Loader::new();
+    let new_files = loader.collect(new, new_layout, new_module, &filter);
+    let old_files = match (&new_files, opts.limit_to_input_files) {
+        (Ok(new_files), true) => {
+            collect_limited(&loader, old, (old_layout, old_module), new_files, &filter)
+        }
+        _ => loader.collect(old, old_layout, old_module, &filter),
+    };
+    drop(loader);
+    let (mut new_files, mut old_files) = both(new_files, old_files)?;
 
-    let (new_built, old_built) =
-        rayon::join(|| engine::build(&new_files), || engine::build(&old_files));
+    let (new_built, old_built) = rayon::join(
+        || engine::build(&mut new_files),
+        || engine::build(&mut old_files),
+    );
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -239,16 +262,29 @@ fn check_module(
         warnings,
     )?;
 
-    let shown = |path: &str| external(path, &new_files.external).to_string();
-    let old_build = engine::Build::whole(old_built.schema, old_built.imports);
-    let new_build = engine::Build::whole(new_built.schema, new_built.imports);
-    let analysis = engine::analyze(
-        &old_build,
-        &new_build,
+    let compared_builds = Compared {
+        old: engine::Build::whole(old_built.schema, old_built.imports),
+        new: engine::Build::whole(new_built.schema, new_built.imports),
+        old_external: std::mem::take(&mut old_files.external),
+        new_external: std::mem::take(&mut new_files.external),
+    };
+    let (old_external, new_external) =
+        (&compared_builds.old_external, &compared_builds.new_external);
+    let shown = |path: &str| external(path, new_external).to_string();
+    let (analysis, changes) = engine::analyze_with(
+        &compared_builds.old,
+        &compared_builds.new,
         selection,
         &Naming {
             new_label: new.label(),
             shown: &shown,
+        },
+        |diff| {
+            if opts.list_changes {
+                review::changes(diff, &compared_builds)
+            } else {
+                Vec::new()
+            }
         },
     );
     warnings.extend(analysis.warnings);
@@ -258,39 +294,41 @@ fn check_module(
         .iter_mut()
         .chain(silenced.iter_mut().map(|i| &mut i.finding))
     {
-        relabel(&mut f.location, &new_files.external);
-        relabel(&mut f.previous, &old_files.external);
+        relabel(&mut f.location, new_external);
+        relabel(&mut f.previous, old_external);
     }
     for i in &mut silenced {
-        i.directive.path = external(&i.directive.path, &new_files.external).to_string();
+        i.directive.path = external(&i.directive.path, new_external).to_string();
     }
     for g in &mut groups {
-        relabel(&mut g.location, &new_files.external);
-        relabel(&mut g.previous, &old_files.external);
+        relabel(&mut g.location, new_external);
+        relabel(&mut g.previous, old_external);
     }
     if !new.root.positions() {
+        let tree = new.root.as_ref();
         for f in &mut findings {
-            at_file_start(&mut f.location);
+            to_original(&mut f.location, tree);
         }
         for g in &mut groups {
-            at_file_start(&mut g.location);
+            to_original(&mut g.location, tree);
         }
     }
     if !old.root.positions() {
+        let tree = old.root.as_ref();
         for f in &mut findings {
-            at_file_start(&mut f.previous);
+            to_original(&mut f.previous, tree);
             f.focus = None;
         }
         for g in &mut groups {
-            at_file_start(&mut g.previous);
+            to_original(&mut g.previous, tree);
         }
     }
     Ok(ModuleResult {
         findings,
         ignored: silenced,
         groups,
-        old_texts: texts(&old_files),
-        new_texts: texts(&new_files),
+        old_texts: texts(&old_files, old_external),
+        new_texts: texts(&new_files, new_external),
         files_checked: files_checked(&old_files, &new_files),
         compared: old_files
             .compared
@@ -298,13 +336,30 @@ fn check_module(
             .chain(&new_files.compared)
             .cloned()
             .collect(),
-        compared_builds: Compared {
-            old: old_build,
-            new: new_build,
-            old_external: old_files.external,
-            new_external: new_files.external,
-        },
+        compared_builds,
+        changes,
     })
+}
+
+/// The old side's files that the new side has (`--limit-to-input-files`).
+fn collect_limited(
+    loader: &engine::Loader,
+    old: &Snapshot,
+    (layout, module): (&Layout, usize),
+    new_files: &engine::Collected,
+    filter: &PathFilter,
+) -> Result<engine::Collected, Report> {
+    // An empty list means "every file"; a path no file can have means "none".
+    const NO_FILE: &str = "\0";
+    let mut paths = new_files.compared.clone();
+    if paths.is_empty() {
+        paths.push(NO_FILE.to_string());
+    }
+    let limited = PathFilter {
+        paths: &paths,
+        exclude_paths: filter.exclude_paths,
+    };
+    loader.collect(old, layout, module, &limited)
 }
 
 /// What one module's check gives.
@@ -318,14 +373,15 @@ struct ModuleResult {
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
     compared_builds: Compared,
+    changes: Vec<Change>,
 }
 
 /// Each compared file's text, keyed by the path findings report.
-fn texts(side: &Collected) -> HashMap<String, SourceText> {
+fn texts(side: &Collected, external: &HashMap<String, String>) -> HashMap<String, SourceText> {
     side.files
         .iter()
         .map(|f| {
-            let path = side.external.get(&f.path).unwrap_or(&f.path);
+            let path = external.get(&f.path).unwrap_or(&f.path);
             (path.clone(), SourceText::new(f.text.clone()))
         })
         .collect()
@@ -356,16 +412,25 @@ fn external<'a>(path: &'a str, external: &'a HashMap<String, String>) -> &'a str
     external.get(path).map_or(path, String::as_str)
 }
 
-/// A location in a reconstructed text (an image's) is not the user's: only its file is kept.
-fn at_file_start(loc: &mut Option<Location>) {
+/// A location in a reconstructed text (an image's) is not the user's: it moves to the
+/// element's span in the user's file when the image has source info, else to 1:1 of the
+/// file. No snippet either way (the byte span is into the reconstruction).
+fn to_original(loc: &mut Option<Location>, tree: &dyn source::Tree) {
     if let Some(loc) = loc {
         loc.span = None;
+        let [start_line, start_column, end_line, end_column] = tree
+            .original_span(
+                &loc.path,
+                (loc.start_line, loc.start_column),
+                (loc.end_line, loc.end_column),
+            )
+            .unwrap_or([1, 1, 1, 1]);
         (
             loc.start_line,
             loc.start_column,
             loc.end_line,
             loc.end_column,
-        ) = (1, 1, 1, 1);
+        ) = (start_line, start_column, end_line, end_column);
     }
 }
 

@@ -18,13 +18,7 @@ use serde_json::Value;
 
 // Families of issue 10, as they are named there.
 const RANGES: &str = "duplicate extension numbers; extension and reserved ranges not validated";
-const DECLARATIONS: &str =
-    "empty enum/oneof/extend; maps in oneofs, map extensions, map entry use; defaults";
-const NON_TYPE_SYMBOLS: &str = "resolution skips non-type symbols where protoc does not";
 const EDITION_2024: &str = "edition 2024 semantics (naming style, local/export, import option)";
-const DESCRIPTOR_RULES: &str = "other descriptor rules protoc enforces";
-// Found by the corpus, not named in issue 10.
-const FEATURES: &str = "editions features: lifetimes, targets and the rules they imply";
 
 /// Inputs where protocompat's verdict still differs from protoc's and buf's (shared) verdict.
 ///
@@ -36,48 +30,8 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ("handmade/edition2024.local_used_from_other_file", EDITION_2024),
     ("handmade/edition2024.style2024_naming", EDITION_2024),
     ("handmade/edition2024.type_from_import_option", EDITION_2024),
-    ("handmade/maps.entry_type_used", DECLARATIONS),
     ("handmade/ranges.duplicate_extension_same_file", RANGES),
-    ("handmade/resolve.extendee_shadowed_by_field", NON_TYPE_SYMBOLS),
-    ("handmade/resolve.rpc_named_like_its_input", NON_TYPE_SYMBOLS),
-    ("handmade/rules.lazy_on_scalar", DESCRIPTOR_RULES),
-    ("handmade/rules.legacy_required_at_file_level", FEATURES),
-    ("protocompile/linker.failure_conflict_method_message_input", NON_TYPE_SYMBOLS),
-    ("protocompile/linker.failure_conflict_method_message_output", NON_TYPE_SYMBOLS),
-    ("protocompile/linker.failure_custom_feature_in_same_file", FEATURES),
-    ("protocompile/linker.failure_custom_feature_not_yet_introduced", FEATURES),
-    ("protocompile/linker.failure_custom_feature_not_yet_introduced_msg_literal", FEATURES),
-    ("protocompile/linker.failure_custom_feature_not_yet_introduced_msg_literal2", FEATURES),
-    ("protocompile/linker.failure_custom_feature_removed", FEATURES),
     ("protocompile/linker.failure_duplicate_extension", RANGES),
-    ("protocompile/linker.failure_editions_feature_on_wrong_target_type_msg_literal", FEATURES),
-    ("protocompile/linker.failure_extension_resolution_custom_options", NON_TYPE_SYMBOLS),
-    ("protocompile/linker.failure_feature_not_yet_introduced_msg_literal", FEATURES),
-    ("protocompile/linker.failure_feature_removed_msg_literal", FEATURES),
-    ("protocompile/linker.failure_field_presence_on_extension_field", FEATURES),
-    ("protocompile/linker.failure_field_presence_on_file", FEATURES),
-    ("protocompile/linker.failure_import_lite_from_nonlite", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_imported_synthetic_map_entry_reference", DECLARATIONS),
-    ("protocompile/linker.failure_lazy_editions_delimited", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_lazy_group", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_lazy_not_message", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_message_encoding_map", FEATURES),
-    ("protocompile/linker.failure_message_encoding_not_message", FEATURES),
-    ("protocompile/linker.failure_message_set_wire_format_repeated", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_message_set_wire_format_scalar", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_scoping_resolves_to_sibling_not_parent", NON_TYPE_SYMBOLS),
-    ("protocompile/linker.failure_synthetic_map_entry_reference", DECLARATIONS),
-    ("protocompile/linker.failure_unverified_lazy_not_message", DESCRIPTOR_RULES),
-    ("protocompile/linker.failure_utf8_validation_java_option", FEATURES),
-    ("protocompile/linker.success_custom_feature_deprecated", FEATURES),
-    ("protocompile/linker.success_custom_feature_within_lifetime", FEATURES),
-    ("protocompile/parser.failure_inf_upper_in_default_value", DECLARATIONS),
-    ("protocompile/parser.failure_inf_upper_in_option_value", DECLARATIONS),
-    ("protocompile/parser.failure_infinity_upper_in_default_value", DECLARATIONS),
-    ("protocompile/parser.failure_infinity_upper_in_option_value", DECLARATIONS),
-    ("protocompile/parser.failure_long_package_name3", DESCRIPTOR_RULES),
-    ("protocompile/parser.failure_nan_upper_in_default_value", DECLARATIONS),
-    ("protocompile/parser.failure_nan_upper_in_option_value", DECLARATIONS),
 ];
 
 fn frontend_dir() -> PathBuf {

@@ -266,8 +266,9 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
     exit_code(&found, FailOn::from(args.fail_on))
 }
 
-/// FIELD_NUMBER_CONFLICT between the ROOTs (none with one ROOT), as the home ROOT's
-/// configuration selects and ignores them.
+/// FIELD_NUMBER_CONFLICT between the ROOTs (none with one ROOT), and the numbers one ROOT's
+/// copy deleted and another's used again, as the home ROOT's configuration selects and
+/// ignores them.
 fn conflicts(roots: &[Audited], all: bool) -> Vec<Item> {
     if roots.len() < 2 {
         return Vec::new();
@@ -278,7 +279,9 @@ fn conflicts(roots: &[Audited], all: bool) -> Vec<Item> {
         .zip(roots)
         .map(|(l, a)| (l.as_str(), &a.history))
         .collect();
-    history::conflict::find(&pairs, all)
+    let mut found = history::conflict::find(&pairs, all);
+    found.extend(history::conflict::reuses(&pairs));
+    found
         .into_iter()
         .filter(|c| {
             roots[c.home]
@@ -541,7 +544,7 @@ fn commits_note(item: &Item, view: &View) -> String {
             info.subject
         )
     };
-    let conflict = item.home != item.other;
+    let conflict = h.rule == history::conflict::FIELD_NUMBER_CONFLICT;
     let mut out = String::new();
     if let Some(p) = &h.previous {
         out.push_str(&line("added", item.other, p.added_in));

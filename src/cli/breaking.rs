@@ -12,8 +12,9 @@ use super::check::{self, buf_input, CheckArgs};
 
 #[derive(Args)]
 pub struct BreakingArgs {
-    /// The new side: a directory (default `.`), an image (`.binpb`, `.bin`, `.pb`), or buf's
-    /// `.git#branch=feature` / `#tag=` / `#ref=` (with `,subdir=DIR`), as buf's INPUT.
+    /// The new side: a directory (default `.`), an image (`.binpb`, `.bin`, `.pb`, or buf's
+    /// `.json`), or buf's `.git#branch=feature` / `#tag=` / `#ref=` (with `,subdir=DIR`), as
+    /// buf's INPUT.
     #[arg(default_value = ".")]
     input: String,
     /// The old side: a directory, an image, a git revision, or buf's `.git#branch=main` /
@@ -21,7 +22,7 @@ pub struct BreakingArgs {
     #[arg(long, value_name = "AGAINST_INPUT")]
     against: String,
     /// buf's output format: text, json, msvs, junit, github-actions, gitlab-code-quality.
-    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = parse_format)]
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = check::parse_buf_format)]
     error_format: BufFormat,
     /// The buf.yaml (or protocompat.toml) to use instead of the one in INPUT.
     #[arg(long, value_name = "FILE")]
@@ -38,21 +39,19 @@ pub struct BreakingArgs {
     /// Accepted for buf's command lines: imported files are never compared.
     #[arg(long)]
     exclude_imports: bool,
-    /// Accepted for buf's command lines: only INPUT's files are compared anyway.
+    /// Compare only the files INPUT has: the --against side keeps just those, so a file that
+    /// is gone is not reported (buf's meaning; it overrides --path on the against side).
     #[arg(long)]
     limit_to_input_files: bool,
+    /// buf's registry comparison: not supported (protocompat never uses the network); an error.
+    #[arg(long)]
+    against_registry: bool,
+    /// buf's flag to read no symlink: not supported; an error.
+    #[arg(long)]
+    disable_symlinks: bool,
     /// Compare even when an import cannot be found (protocompat's flag; buf has none).
     #[arg(long)]
     allow_missing_imports: bool,
-}
-
-fn parse_format(value: &str) -> Result<BufFormat, String> {
-    BufFormat::from_name(value).ok_or_else(|| {
-        format!(
-            "invalid format `{value}`: buf's formats are {}",
-            BufFormat::NAMES
-        )
-    })
 }
 
 /// buf's git INPUT (`.git#branch=feature,subdir=proto`) as (ROOT, its revision); any other
@@ -101,29 +100,64 @@ fn check_args(args: &BreakingArgs) -> Result<Vec<String>, String> {
     if args.allow_missing_imports {
         argv.push("--allow-missing-imports".into());
     }
+    if args.limit_to_input_files {
+        argv.push("--limit-to-input-files".into());
+    }
     argv.extend(["--color".to_string(), "never".to_string()]);
     Ok(argv)
 }
 
+/// buf's exit code when the check could not be done (bad flags, an input that cannot be
+/// read); a file that does not compile is 100, as buf reports it with the findings.
+pub const FAILURE: u8 = 1;
+
+/// Flags of buf's that protocompat cannot honour: an error rather than a silent no-op.
+fn unsupported(args: &BreakingArgs) -> Option<&'static str> {
+    if args.against_registry {
+        return Some(
+            "--against-registry is not supported: protocompat never reads the Buf Schema \
+             Registry; pass the revision or directory to compare with as --against",
+        );
+    }
+    if args.disable_symlinks {
+        return Some(
+            "--disable-symlinks is not supported: protocompat follows symlinks in directories; \
+             compare git revisions (`--against '.git#branch=main'`), which store links as links",
+        );
+    }
+    None
+}
+
 /// `protocompat breaking`.
 pub fn run(args: BreakingArgs) -> ExitCode {
-    let _ = (args.exclude_imports, args.limit_to_input_files);
+    let _ = args.exclude_imports;
+    let failure = |why: &str| {
+        eprintln!("{:?}", miette::miette!("{why}"));
+        ExitCode::from(FAILURE)
+    };
+    if let Some(why) = unsupported(&args) {
+        return failure(why);
+    }
     let argv = match check_args(&args) {
         Ok(argv) => argv,
-        Err(why) => {
-            eprintln!("{:?}", miette::miette!("{why}"));
-            return ExitCode::from(2);
-        }
+        Err(why) => return failure(&why),
     };
     let command = CheckArgs::augment_args(clap::Command::new("check"));
     let parsed = command
         .try_get_matches_from(argv)
         .and_then(|matches| CheckArgs::from_arg_matches(&matches));
     match parsed {
-        Ok(check_args) => check::run_as(check_args, Some(args.error_format)),
+        Ok(check_args) => {
+            let code = check::run_as(check_args, Some(args.error_format));
+            // check's "could not be done" is buf's failure.
+            match code == ExitCode::from(2) {
+                true => ExitCode::from(FAILURE),
+                false => code,
+            }
+        }
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(2)
+            ExitCode::from(FAILURE)
         }
     }
 }

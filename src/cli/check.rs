@@ -21,7 +21,7 @@ mod transitive;
 pub struct CheckArgs {
     /// The old side: a git revision (main, origin/main, v1.2.0, HEAD~3, a short SHA), an
     /// existing directory, an image (a buf image or protoc descriptor set: `.binpb`, `.bin`,
-    /// `.pb`), or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
+    /// `.pb`, or buf's JSON image `.json`), or buf's `.git#branch=main` / `#tag=v1.0.0` / `#ref=REV` (with
     /// `,subdir=ROOT`).
     #[arg(
         long,
@@ -56,10 +56,11 @@ pub struct CheckArgs {
     /// List the findings silenced by `// protocompat:ignore` comments.
     #[arg(long)]
     show_ignored: bool,
-    /// buf's `--error-format`: its value names are accepted (`text` is buf's one-line format,
-    /// our `short`), as are ours.
+    /// buf's `--error-format`: buf's exact output (text, json, msvs, junit, github-actions,
+    /// gitlab-code-quality), as `protocompat breaking` prints it; the exit code stays
+    /// check's. protocompat's own formats are `--format`.
     #[arg(long, value_name = "FORMAT", conflicts_with = "format", value_parser = parse_buf_format)]
-    error_format: Option<FormatArg>,
+    error_format: Option<BufFormat>,
     /// buf's `--exclude-imports`: accepted so buf's command lines work; it changes nothing,
     /// since only files under ROOT are compared and imported files never are.
     #[arg(long)]
@@ -95,7 +96,7 @@ pub struct CheckArgs {
 #[derive(Args)]
 pub struct SourceArgs {
     /// The directory holding the schema (a subdirectory of the repository is fine), or an
-    /// image file (`.binpb`, `.bin`, `.pb`).
+    /// image file (`.binpb`, `.bin`, `.pb`, or buf's JSON image `.json`).
     #[arg(default_value = ".")]
     root: PathBuf,
     /// Read the new side from this git revision instead of the working tree.
@@ -131,6 +132,10 @@ pub struct SourceArgs {
     /// as written and each missing import is a warning. Without it, that is an error (exit 2).
     #[arg(long)]
     allow_missing_imports: bool,
+    /// Compare only the files the new side has (buf's `--limit-to-input-files`): the
+    /// --against side keeps just those, so a file that is gone is not reported.
+    #[arg(long)]
+    limit_to_input_files: bool,
     /// Keep the findings that break this way: `backward` (new code reading old data),
     /// `forward` (old code reading new data) or `full` (all). Findings of direction `both`
     /// break either way and are always kept; `source` findings (generated code only, no data
@@ -164,6 +169,8 @@ impl SourceArgs {
             config: self.config,
             against_config: self.against_config,
             allow_missing_imports: self.allow_missing_imports,
+            limit_to_input_files: self.limit_to_input_files,
+            list_changes: false,
         }
     }
 }
@@ -232,12 +239,12 @@ pub fn prepare(
 fn run_transitive(args: CheckArgs) -> ExitCode {
     let source = args.source;
     let how = transitive::Reporting {
-        format: Format::from(args.error_format.unwrap_or(args.format)),
+        format: Format::from(args.format),
         fail_on: FailOn::from(args.fail_on),
         direction: source.direction,
         style: args.display.style(),
         prefix: report::path_prefix(&source.root),
-        buf_format: args.error_format.is_some(),
+        buf_format: args.error_format,
     };
     // --transitive conflicts with --merge-base: every revision is compared as it is.
     let rev = source.rev.clone();
@@ -259,8 +266,15 @@ pub fn distinct(warnings: &[miette::Report]) -> Vec<&miette::Report> {
         .collect()
 }
 
-fn parse_buf_format(value: &str) -> Result<FormatArg, String> {
-    FormatArg::from_buf_name(value).ok_or_else(|| format!("unknown format `{value}`"))
+/// buf's `--error-format` names, for `check` and `breaking`.
+pub fn parse_buf_format(value: &str) -> Result<BufFormat, String> {
+    BufFormat::from_name(value).ok_or_else(|| {
+        format!(
+            "invalid format `{value}`: buf's formats are {} (protocompat's own formats, such as \
+             sarif or markdown, are `--format`)",
+            BufFormat::NAMES
+        )
+    })
 }
 
 /// Whether ROOT is in a git repository whose current branch has no commit yet.
@@ -346,7 +360,11 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         cache: true,
         ..Default::default()
     });
-    let format = Format::from(args.error_format.unwrap_or(args.format));
+    let format = Format::from(args.format);
+    // `breaking` prints buf's output and exits as buf; `check --error-format` prints buf's
+    // output and keeps check's exit codes.
+    let buf_exit = buf.is_some();
+    let buf = buf.or(args.error_format);
     match result {
         Ok(mut outcome) => {
             if let Some(opts) = history_options {
@@ -355,7 +373,7 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
                 }
             }
             outcome.findings.retain(|f| direction.keeps(f.direction));
-            if args.error_format.is_some() || buf.is_some() {
+            if buf.is_some() {
                 // buf's formats show what buf reports: protocompat's own hazards stay out.
                 outcome.findings.retain(|f| !is_hazard(f));
             }
@@ -382,19 +400,15 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
                 categories_run: Some(&outcome.categories_run),
                 check_warnings: &check_warnings,
             };
-            let code = match buf {
-                Some(buf) => {
-                    print(&report::buf::render(buf, &outcome.findings, &ctx));
-                    // buf's exit code for "the check ran and found breaking changes".
-                    match outcome.findings.is_empty() {
-                        true => ExitCode::SUCCESS,
-                        false => ExitCode::from(100),
-                    }
-                }
-                None => {
-                    print(&report::render(format, &outcome.findings, &ctx));
-                    fail_code(FailOn::from(args.fail_on).fails(&outcome.findings))
-                }
+            match buf {
+                Some(buf) => print(&report::buf::render(buf, &outcome.findings, &ctx)),
+                None => print(&report::render(format, &outcome.findings, &ctx)),
+            }
+            let code = match buf_exit {
+                // buf's exit code for "the check ran and found breaking changes".
+                true if outcome.findings.is_empty() => ExitCode::SUCCESS,
+                true => ExitCode::from(100),
+                false => fail_code(FailOn::from(args.fail_on).fails(&outcome.findings)),
             };
             // The process exits next: freeing both schemas, their texts and the findings
             // one allocation at a time would cost ~10% of a large check's CPU on one thread,
@@ -406,7 +420,28 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
             for diagnostic in &error.diagnostics {
                 eprintln!("{diagnostic:?}");
             }
-            ExitCode::from(2)
+            let Some(buf) = buf else {
+                return ExitCode::from(2);
+            };
+            match (buf_compile_errors(buf, &error.diagnostics), buf_exit) {
+                (compiled, true) => compiled,
+                (_, false) => ExitCode::from(2),
+            }
         }
     }
+}
+
+/// What `buf breaking` does when a side does not compile: the files' errors in its
+/// `--error-format` on stdout (`COMPILE` entries), and buf's exit code: 100, or 1 for a
+/// failure with no place in a file (a revision that cannot be read).
+fn buf_compile_errors(buf: BufFormat, diagnostics: &[miette::Report]) -> ExitCode {
+    let located: Vec<_> = diagnostics
+        .iter()
+        .filter_map(report::buf::CompileError::from_diagnostic)
+        .collect();
+    if located.is_empty() {
+        return ExitCode::from(1);
+    }
+    print(&report::buf::render_compile_errors(buf, &located));
+    ExitCode::from(100)
 }

@@ -75,14 +75,16 @@ impl From<ReviewFormatArg> for ReviewFormat {
 pub fn run(args: ReviewArgs) -> ExitCode {
     let rev = args.source.rev();
     let Prepared {
-        options,
+        mut options,
         against,
         direction,
-        ..
+        new_prefix,
+        old_prefix,
     } = match prepare(args.source, &args.against, rev) {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
+    options.list_changes = true;
     let mut outcome = match protocompat::check(&options) {
         Ok(outcome) => outcome,
         Err(error) => {
@@ -96,11 +98,15 @@ pub fn run(args: ReviewArgs) -> ExitCode {
         eprintln!("{warning:?}");
     }
     outcome.findings.retain(|f| direction.keeps(f.direction));
-    let review = protocompat::review::review(&outcome.modules, &outcome.findings);
+    let changes = std::mem::take(&mut outcome.changes);
+    let review = protocompat::review::review(changes, &outcome.modules, &outcome.findings);
     let ctx = ReviewContext {
         against: &against,
         new_label: &outcome.sources.new_label,
         style: args.display.style(),
+        sources: Some(&outcome.sources),
+        new_prefix: &new_prefix,
+        old_prefix: &old_prefix,
     };
     print(&review::render(args.format.into(), &review, &ctx));
     let failed = match (args.fail_on, review.verdict()) {

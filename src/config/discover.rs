@@ -23,8 +23,9 @@ pub fn buf_config_at(
     match (work, module) {
         (Some((work_path, _)), Some(module)) => Err(miette!(
             help = "buf refuses this too: keep the workspace file (and move the buf.yaml into a module directory) or the buf.yaml",
-            "{work_path} and {} @ {}: a workspace file and a buf.yaml cannot be in the same directory",
-            module.name,
+            "{} and {} @ {}: a workspace file and a buf.yaml cannot be in the same directory",
+            root.shown(&work_path),
+            root.shown(&module.name),
             root.label()
         )),
         (Some((path, text)), None) => v1_workspace(root, &path, &text, warnings).map(Some),
@@ -56,7 +57,7 @@ fn module_config_at(root: &dyn Tree, dir: &str) -> Result<Option<Config>, Report
     let Some((path, text)) = first_file(root, dir, &MODULE_FILE_NAMES)? else {
         return Ok(None);
     };
-    let display = format!("{path} @ {}", root.label());
+    let display = format!("{} @ {}", root.shown(&path), root.label());
     let config = Config::from_buf_yaml(&text, &display)?;
     if path.ends_with("buf.mod") && config.version == "v2" {
         return Err(ConfigError::at(
@@ -79,7 +80,7 @@ fn v1_workspace(
     text: &str,
     warnings: &mut Vec<Report>,
 ) -> Result<Config, Report> {
-    let display = format!("{path} @ {}", root.label());
+    let display = format!("{} @ {}", root.shown(path), root.label());
     let dirs = workspace::parse(text, &display)?;
     let mut modules = Vec::with_capacity(dirs.len());
     for dir in &dirs {
@@ -95,7 +96,7 @@ fn v1_workspace(
             return Err(miette!(
                 help = "a module of a buf.work.yaml workspace uses buf.yaml version v1beta1 or v1; a v2 buf.yaml replaces buf.work.yaml instead",
                 "{} @ {}: version v2 in a module of the workspace {display}",
-                join(dir, "buf.yaml"),
+                root.shown(&join(dir, "buf.yaml")),
                 root.label()
             ));
         }
@@ -162,7 +163,8 @@ fn warn_unread_yml(root: &dyn Tree, dir: &str, warnings: &mut Vec<Report>) -> Re
         warnings.push(miette!(
             severity = miette::Severity::Warning,
             help = "rename it to buf.yaml",
-            "{path} @ {}: not read (buf reads buf.yaml or the legacy buf.mod, never buf.yml); buf's defaults apply",
+            "{} @ {}: not read (buf reads buf.yaml or the legacy buf.mod, never buf.yml); buf's defaults apply",
+            root.shown(&path),
             root.label()
         ));
     }

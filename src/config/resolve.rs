@@ -127,7 +127,8 @@ fn against_config(path: &Path) -> Result<Config, Report> {
 /// configuration, else buf's defaults.
 fn side_config(root: &dyn Tree, buf: &Option<Config>) -> Result<Config, Report> {
     if let Some(text) = root.read("protocompat.toml")? {
-        return Config::from_toml(&text, &format!("protocompat.toml @ {}", root.label()));
+        let display = format!("{} @ {}", root.shown("protocompat.toml"), root.label());
+        return Config::from_toml(&text, &display);
     }
     Ok(buf.clone().unwrap_or_default())
 }

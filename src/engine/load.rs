@@ -42,13 +42,14 @@ pub fn load(
     module: usize,
     filter: &PathFilter,
 ) -> Result<Loaded, Error> {
-    let files = collect(side, layout, module, filter)?;
-    let built = build(&files)?;
+    let mut files = collect(side, layout, module, filter)?;
+    let built = build(&mut files)?;
     Ok(Loaded { files, built })
 }
 
-/// Builds the schema of collected files.
-pub fn build(files: &Collected) -> Result<BuildOutput, Error> {
+/// Builds the schema of collected files. Syntax trees a [`Loader::collect`] gave are moved
+/// into the build (taken out of `files`), so each is freed once its file is lowered.
+pub fn build(files: &mut Collected) -> Result<BuildOutput, Error> {
     build_with(files, None)
 }
 
@@ -107,12 +108,29 @@ impl Loader {
         self.cache.start_load();
         let loaded = collect_with(side, layout, module, filter, Some(&self.cache))
             .map_err(Error::from)
-            .and_then(|files| {
-                let built = build_with(&files, Some(&self.cache))?;
+            .and_then(|mut files| {
+                let built = build_with(&mut files, Some(&self.cache))?;
                 Ok(Loaded { files, built })
             });
         self.cache.finish_load();
         loaded
+    }
+
+    /// As [`collect`], with each file read and parsed once per blob id across the loads of
+    /// this loader: `check` collects both sides through one loader, so a file identical at
+    /// both revisions (the same blob) is read and parsed once, and both builds share its
+    /// text and tree. The trees travel in the [`Collected`], for [`build`].
+    pub fn collect(
+        &self,
+        side: &Snapshot,
+        layout: &Layout,
+        module: usize,
+        filter: &PathFilter,
+    ) -> Result<Collected, Report> {
+        self.cache.start_load();
+        let collected = collect_with(side, layout, module, filter, Some(&self.cache));
+        self.cache.finish_load();
+        collected
     }
 
     /// What the cache did so far.
@@ -123,14 +141,17 @@ impl Loader {
 
 /// Builds collected files, parsing those the cache did not give, and resolving imports
 /// through the cache when there is one.
-fn build_with(files: &Collected, cache: Option<&ParseCache>) -> Result<BuildOutput, Error> {
-    let parse_missing = |(file, tree): (&SourceFile, &Option<Arc<ParsedFile>>)| {
-        let tree = tree
-            .clone()
-            .unwrap_or_else(|| Arc::new(parse::parse(&file.text)));
+fn build_with(files: &mut Collected, cache: Option<&ParseCache>) -> Result<BuildOutput, Error> {
+    let parse_missing = |(file, tree): (&SourceFile, Option<Arc<ParsedFile>>)| {
+        let tree = tree.unwrap_or_else(|| Arc::new(parse::parse(&file.text)));
         (file.clone(), tree)
     };
-    let pairs = files.files.iter().zip(&files.trees);
+    let trees = std::mem::take(&mut files.trees);
+    let trees = trees
+        .into_iter()
+        .chain(std::iter::repeat(None))
+        .take(files.files.len());
+    let pairs = files.files.iter().zip(trees);
     let parsed: Vec<(SourceFile, Arc<ParsedFile>)> = if files.files.len() > 4 {
         pairs
             .collect::<Vec<_>>()
@@ -184,7 +205,7 @@ impl ImportResolver for CachedResolver<'_> {
             if let Some(Parsed { text, tree }) = found {
                 let source = SourceFile {
                     path: import_path.to_string(),
-                    display_name: format!("{} @ {}", import_path, root.tree.label()),
+                    display_name: format!("{} @ {}", root.tree.shown(&path), root.tree.label()),
                     text,
                 };
                 return Ok(Some((source, tree)));
@@ -282,7 +303,7 @@ fn collect_with(
             };
             let file = SourceFile {
                 path: rel.clone(),
-                display_name: format!("{ext} @ {label}"),
+                display_name: format!("{} @ {label}", tree.shown(ext)),
                 text,
             };
             Ok((file, blob, parsed))

@@ -88,7 +88,7 @@ impl Build {
 }
 
 /// One module as compared: both builds and how their schema paths read relative to ROOT
-/// (a path missing from a map reads as it is). What `review` diffs again after a check.
+/// (a path missing from a map reads as it is). `review` reads it beside the diff.
 pub struct Compared {
     pub old: Build,
     pub new: Build,
@@ -113,8 +113,22 @@ impl Compared {
 /// located in imports dropped, the config's ignores, in-source ignore directives, `--fix`
 /// edits and grouping by cause.
 pub fn analyze(old: &Build, new: &Build, selection: &Selection, naming: &Naming) -> Analysis {
+    analyze_with(old, new, selection, naming, |_| ()).0
+}
+
+/// [`analyze`], also handing the same diff to `also` (a review lists every change from it), so
+/// that a pair of builds is diffed once whatever reads the diff.
+pub fn analyze_with<T>(
+    old: &Build,
+    new: &Build,
+    selection: &Selection,
+    naming: &Naming,
+    also: impl FnOnce(&Diff) -> T,
+) -> (Analysis, T) {
     let diff = Diff::new(&old.schema, &new.schema);
     let mut findings = run_rules(&diff, &selection.rules);
+    // After the rules: the pair lists they built are there to reuse.
+    let extra = also(&diff);
     findings.retain(|f| !passes::located_in_imports(f, &old.imports, &new.imports));
     let (old, new) = (&old.schema, &new.schema);
     findings.retain(|f| !passes::ignored_by_config(f, selection, new, old));
@@ -123,12 +137,13 @@ pub fn analyze(old: &Build, new: &Build, selection: &Selection, naming: &Naming)
     let mut findings = applied.kept;
     passes::fix::attach_edits(&diff, &mut findings, naming.shown);
     let groups = passes::group::assign(&mut findings, &diff);
-    Analysis {
+    let analysis = Analysis {
         findings,
         ignored: applied.ignored,
         groups,
         warnings: applied.warnings,
-    }
+    };
+    (analysis, extra)
 }
 
 /// Runs the given rules over a diff. Findings come back sorted by new-side location, then

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use super::summary::FileSummary;
 
 /// Bump when `FileSummary` or what `summarize` puts in it changes.
-const FORMAT: u32 = 2;
+pub(super) const FORMAT: u32 = 2;
 const MAGIC: &[u8; 16] = b"protocompat-audc";
 
 #[derive(Default)]

@@ -4,9 +4,16 @@
 //! with `all`, every name and type a number ever had in one is compared with every one it
 //! ever had in the other, which also catches a number deleted in one copy and reused in
 //! another.
+//!
+//! The copies are one schema, so their ledgers are read as one: a number deleted in one
+//! copy and used later, with another name or type, by a copy that never had it is a reuse
+//! (`FIELD_NUMBER_REUSED` and its enum and extension kin), found by [`reuses`] with the
+//! commits of both repositories, ordered by author time.
 
 use super::ledger::{ElementLedger, Life};
-use super::rules::{cite, shown_type, side_of, HistoryFinding, Subject};
+use super::rules::{
+    cite, member_word, number_reuse_rule, place, shown_type, side_of, HistoryFinding, Subject,
+};
 use super::summary::{same_type, Kind};
 use super::History;
 use crate::rules::Severity;
@@ -118,5 +125,89 @@ fn conflict(element: &str, number: i64, (mine, theirs): (RootSide, RootSide)) ->
         previous: Some(side_of(theirs.2, true)),
         current: Some(side_of(mine.2, true)),
         at: mine.2.last.clone(),
+    }
+}
+
+/// Numbers deleted in one ROOT and used later by another ROOT's copy of the same element with
+/// another name or type. Only a number's first use in a ROOT is judged so (later ones are
+/// that ROOT's own history), against the use that came last before it in each other ROOT:
+/// when that use was still live, the copies conflict instead (reported above).
+pub fn reuses(roots: &[(&str, &History)]) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    for (home, (home_label, home_history)) in roots.iter().enumerate() {
+        let mut keys: Vec<&(String, Kind)> = home_history.ledger.elements.keys().collect();
+        keys.sort();
+        for key in keys {
+            let entry = &home_history.ledger.elements[key];
+            for (number, lives) in &entry.numbers {
+                let Some(new) = lives.first() else { continue };
+                let added = home_history.commit(new.added()).time;
+                let found = roots.iter().enumerate().find_map(|(other, (label, h))| {
+                    let theirs = (other != home)
+                        .then(|| h.ledger.elements.get(key)?.numbers.get(number))
+                        .flatten()?;
+                    let old = theirs
+                        .iter()
+                        .filter(|l| h.commit(l.added()).time <= added)
+                        .max_by_key(|l| h.commit(l.added()).time)?;
+                    let deleted = h.commit(old.deleted?).time;
+                    let (was, now) = (old.last_version(), new.first_version());
+                    let differs = was.name != now.name || !same_type(&was.ty, &now.ty);
+                    (deleted <= added && differs).then_some((other, *label, *h, old))
+                });
+                if let Some((other, other_label, other_history, old)) = found {
+                    let sides = (
+                        (*home_label, *home_history, new),
+                        (other_label, other_history, old),
+                    );
+                    out.push(Conflict {
+                        finding: reuse(&key.0, key.1, *number, sides),
+                        home,
+                        other,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn reuse(
+    element: &str,
+    kind: Kind,
+    number: i64,
+    ((label, history, new), (old_label, old_history, old)): (RootSide, RootSide),
+) -> HistoryFinding {
+    let (was, now) = (old.last_version(), new.first_version());
+    let deleted = old.deleted.expect("a deleted use");
+    HistoryFinding {
+        rule: number_reuse_rule(kind),
+        severity: Severity::Error,
+        element: element.to_string(),
+        kind,
+        subject: Subject::Number(number),
+        message: format!(
+            "{} number {number} of {} \"{element}\" was \"{}\"{} in {old_label} until {} and is \
+             used again by \"{}\"{} in {label} since {}; the copies are one schema, so data \
+             written with the old one is read as the new {}.",
+            member_word(kind),
+            kind.name(),
+            was.name,
+            shown_type(&was.ty),
+            cite(old_history.commit(deleted)),
+            now.name,
+            shown_type(&now.ty),
+            cite(history.commit(new.added())),
+            kind.member(),
+        ),
+        help: format!(
+            "if \"{}\" has not shipped, give it a number no copy of \"{element}\" ever used, and \
+             reserve {number} and \"{}\" in every copy; otherwise make sure no data written \
+             with \"{}\" is still read",
+            now.name, was.name, was.name
+        ),
+        previous: Some(side_of(old, true)),
+        current: Some(side_of(new, false)),
+        at: place(new),
     }
 }

@@ -134,8 +134,8 @@ fn working_tree(
         paths,
         exclude_paths,
     };
-    let collected = engine::collect(&side, &Layout::default(), 0, &filter)?;
-    let built = engine::build(&collected).map_err(|e| {
+    let mut collected = engine::collect(&side, &Layout::default(), 0, &filter)?;
+    let built = engine::build(&mut collected).map_err(|e| {
         let first = e
             .diagnostics
             .into_iter()

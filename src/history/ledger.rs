@@ -173,11 +173,23 @@ pub struct Ledger {
     /// Which files declare each element.
     #[serde(with = "super::pairs")]
     defs: HashMap<(String, Kind), BTreeSet<Arc<str>>>,
+    /// What `finish` overwrote, so that more commits can be applied as if it had not run
+    /// (an extended walk then equals a walk from scratch).
+    finished: Vec<Overwritten>,
+}
+
+/// An element's places before `finish` moved them to the last commit.
+#[derive(Serialize, Deserialize)]
+struct Overwritten {
+    key: (String, Kind),
+    at: Option<Occurrence>,
+    lasts: Vec<(i64, Occurrence)>,
 }
 
 impl Ledger {
     /// Applies one commit: each changed path with its new blob and summary (`None`: deleted).
     pub fn apply(&mut self, commit: CommitIdx, changes: Vec<(Arc<str>, Option<FileVersion>)>) {
+        self.unfinish();
         let mut affected: BTreeSet<(String, Kind)> = BTreeSet::new();
         for (path, new) in changes {
             let old = self.files.remove(&path).map(|(_, s)| s);
@@ -219,6 +231,7 @@ impl Ledger {
     /// whose content a commit left alone, so their places may be older blobs): call once,
     /// after the last commit.
     pub fn finish(&mut self, last: CommitIdx) {
+        self.unfinish();
         let keys: Vec<(String, Kind)> = self
             .elements
             .iter()
@@ -230,7 +243,11 @@ impl Ledger {
                 continue;
             };
             let entry = self.elements.get_mut(&key).expect("listed above");
-            entry.at = Some(state.at.clone());
+            let mut overwritten = Overwritten {
+                at: entry.at.replace(state.at.clone()),
+                key,
+                lasts: Vec::new(),
+            };
             for (number, (_, at)) in &state.members {
                 if let Some(life) = entry
                     .numbers
@@ -238,7 +255,24 @@ impl Ledger {
                     .and_then(|l| l.last_mut())
                     .filter(|l| l.deleted.is_none())
                 {
-                    life.last = at.clone();
+                    let before = std::mem::replace(&mut life.last, at.clone());
+                    overwritten.lasts.push((*number, before));
+                }
+            }
+            self.finished.push(overwritten);
+        }
+    }
+
+    /// Undoes `finish`: puts back the places it moved.
+    fn unfinish(&mut self) {
+        for overwritten in std::mem::take(&mut self.finished) {
+            let Some(entry) = self.elements.get_mut(&overwritten.key) else {
+                continue;
+            };
+            entry.at = overwritten.at;
+            for (number, before) in overwritten.lasts {
+                if let Some(life) = entry.numbers.get_mut(&number).and_then(|l| l.last_mut()) {
+                    life.last = before;
                 }
             }
         }

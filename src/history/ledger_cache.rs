@@ -1,10 +1,11 @@
 //! The finished walk of one audited revision (its commits, the ledger, the unreadable
 //! blobs), in `<git dir>/protocompat/ledger.bin`: a warm run of the same revision with the
 //! same options reads it instead of walking and applying the history again, and needs
-//! neither the blob summaries nor the trees. One entry, overwritten by the next walk of
-//! another revision. Like the summaries it is versioned and checksummed and written
-//! atomically; its key covers the tip commit, everything that chooses the files, and the
-//! summaries file beside it (so a damaged or rebuilt summary cache invalidates it too).
+//! neither the blob summaries nor the trees; a run of a descendant (the stored tip is on
+//! its first-parent history) walks only the commits after the stored tip and applies them
+//! to the stored ledger. One entry, overwritten by the next walk. Like the summaries it is
+//! versioned and checksummed and written atomically; its key covers everything that chooses
+//! the files and the formats of both caches, and the entry names the tip it was walked to.
 
 use std::path::{Path, PathBuf};
 
@@ -17,12 +18,15 @@ use super::walk::{CommitInfo, WalkOptions};
 use super::Unreadable;
 
 /// Bump when any stored type changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 16] = b"protocompat-ledg";
 
 /// A walk, applied.
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize)]
 pub struct Stored {
+    /// The commit the walk ended at.
+    #[serde(with = "super::oid_bytes")]
+    pub tip: Oid,
     pub commits: Vec<CommitInfo>,
     pub ledger: Ledger,
     pub unreadable: Vec<Unreadable>,
@@ -33,23 +37,36 @@ pub struct Stored {
     pub blobs: usize,
 }
 
+impl Default for Stored {
+    fn default() -> Self {
+        Stored {
+            tip: Oid::zero(),
+            commits: Vec::new(),
+            ledger: Ledger::default(),
+            unreadable: Vec::new(),
+            walked: 0,
+            changed: 0,
+            blobs: 0,
+        }
+    }
+}
+
 fn file(git_dir: &Path) -> PathBuf {
     git_dir.join("protocompat").join("ledger.bin")
 }
 
-/// What the stored walk must have been made from.
-pub fn key(tip: Oid, opts: &WalkOptions, git_dir: &Path) -> Vec<u8> {
-    let summaries = std::fs::metadata(git_dir.join("protocompat").join("summaries.bin"))
-        .ok()
-        .map(|m| (m.len(), m.modified().ok()));
+/// What the stored walk must have been made from (the tip aside: a walk of an ancestor
+/// can be extended).
+pub fn key(opts: &WalkOptions) -> Vec<u8> {
     let choice = format!(
-        "{tip}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{summaries:?}|{}",
+        "{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}",
         opts.root,
         opts.paths,
         opts.exclude_paths,
         opts.modules,
         opts.all_parents,
         opts.since,
+        super::cache::FORMAT,
         env!("CARGO_PKG_VERSION"),
     );
     let mut out = MAGIC.to_vec();

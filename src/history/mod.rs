@@ -77,6 +77,11 @@ pub struct AuditStats {
     pub blobs_cached: usize,
     /// The ledger came from the cache of this very walk (nothing walked or applied).
     pub ledger_cached: bool,
+    /// The cached ledger of an ancestor was extended with the commits after it.
+    pub ledger_extended: bool,
+    /// Commits read by this run (the new ones when the ledger was extended, none when it
+    /// came from the cache).
+    pub commits_read: usize,
     pub elapsed: Duration,
 }
 
@@ -207,20 +212,42 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         progress: opts.progress,
     };
     let tip = walk::commit_of(&repo, &walk_opts.rev)?;
-    let key = ledger_cache::key(tip, &walk_opts, &git_dir);
+    let key = ledger_cache::key(&walk_opts);
     let cached_walk = opts
         .cache
         .then(|| ledger_cache::load(&git_dir, &key))
         .flatten();
-    let ledger_cached = cached_walk.is_some();
+    let ledger_cached = cached_walk.as_ref().is_some_and(|s| s.tip == tip);
+    let mut ledger_extended = false;
+    let mut commits_read = 0;
     let (stored, parsed) = match cached_walk {
-        Some(stored) => (stored, 0),
-        None => {
-            let (stored, parsed) =
-                walk_and_apply(&repo, &git_dir, &walk_opts, opts, &mut warnings)?;
+        Some(stored) if stored.tip == tip => (stored, 0),
+        cached => {
+            let extension = cached.and_then(|stored| {
+                let after = (!walk_opts.all_parents)
+                    .then(|| {
+                        walk::first_parent_after(&repo, tip, stored.tip, walk_opts.since.as_ref())
+                    })
+                    .flatten()?;
+                Some((stored, after))
+            });
+            let before = extension.as_ref().map_or(0, |(stored, _)| stored.walked);
+            ledger_extended = extension.is_some();
+            let (stored, parsed) = match extension {
+                Some((stored, after)) => extend(
+                    &repo,
+                    &git_dir,
+                    &walk_opts,
+                    opts,
+                    stored,
+                    after,
+                    &mut warnings,
+                )?,
+                None => walk_and_apply(&repo, &git_dir, &walk_opts, opts, &mut warnings)?,
+            };
+            commits_read = stored.walked - before;
+            let stored = ledger_cache::Stored { tip, ..stored };
             if opts.cache {
-                // The summaries file was just written: the key names the new one.
-                let key = ledger_cache::key(tip, &walk_opts, &git_dir);
                 if let Err(e) = ledger_cache::save(&git_dir, &key, &stored) {
                     warnings.push(miette!(
                         severity = miette::Severity::Warning,
@@ -233,6 +260,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         }
     };
     let ledger_cache::Stored {
+        tip: _,
         commits,
         ledger,
         unreadable,
@@ -276,6 +304,8 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         blobs_parsed: parsed,
         blobs_cached: blobs - parsed,
         ledger_cached,
+        ledger_extended,
+        commits_read,
         elapsed: started.elapsed(),
     };
     Ok(History {
@@ -300,13 +330,45 @@ fn walk_and_apply(
     warnings: &mut Vec<Report>,
 ) -> Result<(ledger_cache::Stored, usize), Error> {
     let walked = walk::walk(repo, walk_opts)?;
-    let mut store = if opts.cache {
+    let stored = ledger_cache::Stored::default();
+    extend_with(git_dir, walked, opts.cache, opts.progress, stored, warnings)
+}
+
+/// Continues a stored walk with the commits `after` its tip (oldest first): only they are
+/// walked, and their blobs summarised (they are new: the summary cache, which serves a
+/// walk from scratch, is neither read nor written). Returns the walk and how many blobs
+/// were parsed.
+fn extend(
+    repo: &Repository,
+    git_dir: &Path,
+    walk_opts: &WalkOptions,
+    opts: &AuditOptions,
+    stored: ledger_cache::Stored,
+    after: Vec<Oid>,
+    warnings: &mut Vec<Report>,
+) -> Result<(ledger_cache::Stored, usize), Error> {
+    let previous = walk::root_tree_of(repo, stored.tip, &walk_opts.root)?;
+    let first_index = stored.commits.len() as CommitIdx;
+    let walked = walk::walk_list(repo, walk_opts, after, previous, first_index)?;
+    extend_with(git_dir, walked, false, opts.progress, stored, warnings)
+}
+
+/// Summarises the blobs of `walked` that the cache lacks and applies its steps to `stored`.
+fn extend_with(
+    git_dir: &Path,
+    walked: walk::Walked,
+    use_summaries: bool,
+    progress: bool,
+    mut stored: ledger_cache::Stored,
+    warnings: &mut Vec<Report>,
+) -> Result<(ledger_cache::Stored, usize), Error> {
+    let mut store = if use_summaries {
         cache::Cache::load(git_dir)
     } else {
         cache::Cache::default()
     };
-    let (parsed, cached) = summarize_all(git_dir, &walked, &mut store, opts.progress);
-    if opts.cache {
+    let (parsed, cached) = summarize_all(git_dir, &walked, &mut store, progress);
+    if use_summaries {
         if let Err(e) = store.save(git_dir) {
             warnings.push(miette!(
                 severity = miette::Severity::Warning,
@@ -315,15 +377,11 @@ fn walk_and_apply(
             ));
         }
     }
-    let (ledger, unreadable) = apply_all(&walked, &store);
-    let stored = ledger_cache::Stored {
-        walked: walked.walked,
-        changed: walked.steps.len(),
-        blobs: parsed + cached,
-        commits: walked.commits,
-        ledger,
-        unreadable,
-    };
+    apply_all(&walked, &store, &mut stored.ledger, &mut stored.unreadable);
+    stored.walked += walked.walked;
+    stored.changed += walked.steps.len();
+    stored.blobs += parsed + cached;
+    stored.commits.extend(walked.commits);
     Ok((stored, parsed))
 }
 
@@ -466,12 +524,15 @@ fn summarize_blob(repo: Option<&Repository>, oid: Oid, path: &str) -> FileSummar
     }
 }
 
-/// Applies the commits to a new ledger. A blob that cannot be read leaves its path as it was
-/// (the elements of the previous version carry over) and is listed once.
-fn apply_all(walked: &walk::Walked, store: &cache::Cache) -> (Ledger, Vec<Unreadable>) {
-    let mut ledger = Ledger::default();
-    let mut unreadable = Vec::new();
-    let mut reported = std::collections::HashSet::new();
+/// Applies the walked commits to the ledger. A blob that cannot be read leaves its path as
+/// it was (the elements of the previous version carry over) and is listed once.
+fn apply_all(
+    walked: &walk::Walked,
+    store: &cache::Cache,
+    ledger: &mut Ledger,
+    unreadable: &mut Vec<Unreadable>,
+) {
+    let mut reported: std::collections::HashSet<Oid> = unreadable.iter().map(|u| u.blob).collect();
     let mut paths: HashMap<&str, Arc<str>> = HashMap::new();
     for step in &walked.steps {
         let mut changes = Vec::new();
@@ -503,7 +564,6 @@ fn apply_all(walked: &walk::Walked, store: &cache::Cache) -> (Ledger, Vec<Unread
     if let Some(last) = walked.steps.last() {
         ledger.finish(last.commit);
     }
-    (ledger, unreadable)
 }
 
 /// `Oid` as its 20 bytes, for the caches.

@@ -115,7 +115,7 @@ pub(super) fn shown_type(ty: &str) -> String {
     }
 }
 
-fn member_word(kind: Kind) -> &'static str {
+pub(super) fn member_word(kind: Kind) -> &'static str {
     match kind {
         Kind::Message => "Field",
         Kind::Enum => "Enum value",
@@ -143,11 +143,20 @@ pub(super) fn side_of(life: &Life, last: bool) -> Side {
 }
 
 /// The later life's place: where it is at the audited revision, or where it was added.
-fn place(life: &Life) -> Occurrence {
+pub(super) fn place(life: &Life) -> Occurrence {
     if life.deleted.is_none() {
         life.last.clone()
     } else {
         life.first.clone()
+    }
+}
+
+/// The rule for a number of `kind` used again.
+pub(super) fn number_reuse_rule(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Message => FIELD_NUMBER_REUSED,
+        Kind::Enum => ENUM_VALUE_NUMBER_REUSED,
+        Kind::Extendee => EXTENSION_NUMBER_REUSED,
     }
 }
 
@@ -159,11 +168,7 @@ fn number_reuse(
     cite: &dyn Fn(CommitIdx) -> String,
     out: &mut Vec<HistoryFinding>,
 ) {
-    let rule = match kind {
-        Kind::Message => FIELD_NUMBER_REUSED,
-        Kind::Enum => ENUM_VALUE_NUMBER_REUSED,
-        Kind::Extendee => EXTENSION_NUMBER_REUSED,
-    };
+    let rule = number_reuse_rule(kind);
     for (number, lives) in &entry.numbers {
         for pair in lives.windows(2) {
             let (old, new) = (&pair[0], &pair[1]);

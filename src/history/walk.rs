@@ -180,17 +180,50 @@ fn commit_list(repo: &Repository, opts: &WalkOptions) -> Result<Vec<Oid>, Report
             })?;
             Ok(all[at..].to_vec())
         }
-        Some(Since::Time(t)) => {
-            let mut kept = Vec::new();
-            for oid in all {
-                let commit = repo.find_commit(oid).map_err(fail)?;
-                if commit.author().when().seconds() >= *t {
-                    kept.push(oid);
-                }
-            }
-            Ok(kept)
+        Some(Since::Time(t)) => authored_since(repo, all, *t).map_err(fail),
+    }
+}
+
+/// The commits of `list` authored at or after `t`.
+fn authored_since(repo: &Repository, list: Vec<Oid>, t: i64) -> Result<Vec<Oid>, git2::Error> {
+    let mut kept = Vec::new();
+    for oid in list {
+        if repo.find_commit(oid)?.author().when().seconds() >= t {
+            kept.push(oid);
         }
     }
+    Ok(kept)
+}
+
+/// The first-parent commits after `old` up to `tip`, oldest first, when `old` is on the
+/// first-parent history of `tip` (the walk of `old` can then be extended with them); `None`
+/// when it is not (a rewritten history) or cannot be read. Under a `--since` date the
+/// commits authored before it are left out, as a walk from scratch leaves them out.
+pub fn first_parent_after(
+    repo: &Repository,
+    tip: Oid,
+    old: Oid,
+    since: Option<&Since>,
+) -> Option<Vec<Oid>> {
+    let mut list = Vec::new();
+    let mut at = repo.find_commit(tip).ok()?;
+    while at.id() != old {
+        list.push(at.id());
+        at = at.parent(0).ok()?;
+    }
+    list.reverse();
+    match since {
+        Some(Since::Time(t)) => authored_since(repo, list, *t).ok(),
+        _ => Some(list),
+    }
+}
+
+/// The tree id of ROOT at a commit (`None` when ROOT is absent there).
+pub fn root_tree_of(repo: &Repository, commit: Oid, root: &str) -> Result<Option<Oid>, Report> {
+    let commit = repo
+        .find_commit(commit)
+        .map_err(|e| miette!("cannot read commit {commit}: {}", e.message()))?;
+    root_tree(&commit, root)
 }
 
 /// `start` and the commits of `all` that descend from it, in `all`'s order.
@@ -204,11 +237,22 @@ fn descendants_of(repo: &Repository, all: &[Oid], start: Oid) -> Vec<Oid> {
 /// Walks the history: each commit whose ROOT changed, with its changed `.proto` files.
 pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
     let list = commit_list(repo, opts)?;
+    walk_list(repo, opts, list, None, 0)
+}
+
+/// Walks the commits of `list` (oldest first) from a ROOT tree `previous`: the steps are
+/// numbered from `first_index` on, so a walk can continue one that ended there.
+pub fn walk_list(
+    repo: &Repository,
+    opts: &WalkOptions,
+    list: Vec<Oid>,
+    mut previous: Option<Oid>,
+    first_index: u32,
+) -> Result<Walked, Report> {
     let mut walked = Walked {
         walked: list.len(),
         ..Walked::default()
     };
-    let mut previous: Option<Oid> = None;
     let bar = super::progress::bar(opts.progress, "walking commits", list.len());
     for oid in list {
         bar.inc(1);
@@ -228,7 +272,7 @@ pub fn walk(repo: &Repository, opts: &WalkOptions) -> Result<Walked, Report> {
         }
         changes.sort();
         walked.steps.push(Step {
-            commit: walked.commits.len() as u32,
+            commit: first_index + walked.commits.len() as u32,
             changes,
         });
         walked.commits.push(commit_info(&commit));

@@ -13,7 +13,7 @@ use super::imports::{
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
-use super::symbols::{collect_symbols, file_package, Symbols};
+use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
 use super::validate::{self, custom_options::Types};
 use crate::model::{Schema, Span};
 use crate::parse::{self, ParsedFile};
@@ -98,6 +98,7 @@ pub fn build_parsed(
             .iter()
             .map(|u| file_package(&u.parsed.ast).to_string())
             .collect(),
+        lite: units.iter().map(|u| is_lite(&u.parsed.ast)).collect(),
         ..Symbols::default()
     };
     let mut errors = Vec::new();

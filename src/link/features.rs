@@ -95,7 +95,7 @@ pub fn apply_options(features: &mut Features, options: &[OptionEntry]) {
 
 /// The `name: IDENT` pairs at the top level of a message literal (nested messages, such
 /// as language features in brackets, are skipped).
-fn simple_fields(text: &str) -> Vec<(String, String)> {
+pub(super) fn simple_fields(text: &str) -> Vec<(String, String)> {
     use crate::parse::lexer::{lex, TokenKind};
     let tokens = lex(text).tokens;
     let ident = |i: usize| match tokens.get(i) {
@@ -119,6 +119,30 @@ fn simple_fields(text: &str) -> Vec<(String, String)> {
         }
     }
     pairs
+}
+
+/// The field names set at the top level of a message literal, each with its offset in
+/// `text` (whatever their values: scalars, strings, nested literals).
+pub(super) fn top_level_keys(text: &str) -> Vec<(String, usize)> {
+    use crate::parse::lexer::{lex, TokenKind};
+    let tokens = lex(text).tokens;
+    let sets_a_value = |i: usize| matches!(tokens.get(i), Some(t) if matches!(t.kind, TokenKind::Symbol(':' | '{' | '<')));
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::Symbol('{' | '[' | '<') => depth += 1,
+            TokenKind::Symbol('}' | ']' | '>') => depth = depth.saturating_sub(1),
+            TokenKind::Ident if depth == 1 && sets_a_value(i + 1) => {
+                keys.push((
+                    text[token.span.range()].to_string(),
+                    token.span.start as usize,
+                ));
+            }
+            _ => {}
+        }
+    }
+    keys
 }
 
 /// Applies one `features.<name> = VALUE` setting.

@@ -39,6 +39,13 @@ pub(super) fn lower_file(
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
     };
+    let imports = unit
+        .imports
+        .iter()
+        .copied()
+        .zip(unit.import_spans.iter().copied());
+    let lite_errors = references::lite_imports(symbols, file, imports);
+    lower.errors.extend(lite_errors);
     let package = file_package(ast).to_string();
     let (option_errors, custom_options) = option_names::check(ast, &package, &lower.resolver);
     lower.errors.extend(option_errors);
@@ -263,7 +270,7 @@ impl Lower<'_> {
         scope: &Scope,
         nested: &mut Vec<Message>,
     ) -> Vec<Field> {
-        let (extendee, resolved) = self.resolver.resolve_extendee(
+        let (extendee, resolved) = self.resolver.resolve_message_of_any_kind(
             &decl.extendee.text,
             scope.name,
             decl.extendee.span,
@@ -285,6 +292,12 @@ impl Lower<'_> {
                         .extend(references::extension_number(symbols, &extendee, f));
                 }
                 let mut field = self.field(f, scope, None, nested);
+                if resolved {
+                    let symbols = self.resolver.symbols;
+                    self.errors.extend(references::message_set_extension(
+                        symbols, &extendee, &field,
+                    ));
+                }
                 field.full_name = join(scope.name, &field.name);
                 field.extendee = Some(extendee.clone());
                 field.extendee_span = Some(decl.extendee.span);
@@ -414,7 +427,10 @@ impl Lower<'_> {
                     .resolver
                     .resolve_type(n, scope.name, decl.type_span, &mut self.errors)
                 {
-                    Resolved::Message(full) => (FieldType::Message, Some(full)),
+                    Resolved::Message(full) => {
+                        self.map_entry_use(&full, decl.type_span);
+                        (FieldType::Message, Some(full))
+                    }
                     Resolved::Enum(full) => (FieldType::Enum, Some(full)),
                     Resolved::Unknown(written) => (FieldType::Message, Some(written)),
                 }
@@ -437,6 +453,13 @@ impl Lower<'_> {
                 nested.push(group);
                 (FieldType::Group, Some(full))
             }
+        }
+    }
+
+    /// Reports a field that names a map's entry message (see [`references::map_entry_use`]).
+    fn map_entry_use(&mut self, type_name: &str, span: Span) {
+        if let Some(message) = references::map_entry_use(self.resolver.symbols, type_name) {
+            self.errors.push((span, message));
         }
     }
 
@@ -476,7 +499,10 @@ impl Lower<'_> {
                             .resolver
                             .resolve_type(n, scope.name, at, &mut this.errors)
                         {
-                            Resolved::Message(full) => (FieldType::Message, Some(full)),
+                            Resolved::Message(full) => {
+                                this.map_entry_use(&full, at);
+                                (FieldType::Message, Some(full))
+                            }
                             Resolved::Enum(full) => (FieldType::Enum, Some(full)),
                             Resolved::Unknown(w) => (FieldType::Message, Some(w)),
                         }
@@ -591,6 +617,13 @@ impl Lower<'_> {
 
     // ---- services ----
 
+    fn method_type(&mut self, name: &ast::Name, service: &str) -> String {
+        let resolver = &self.resolver;
+        let (full, _) =
+            resolver.resolve_message_of_any_kind(&name.text, service, name.span, &mut self.errors);
+        full
+    }
+
     fn service(&mut self, decl: &ast::ServiceDecl, scope: &str) -> Service {
         let full_name = join(scope, &decl.name.text);
         let methods = decl
@@ -601,18 +634,9 @@ impl Lower<'_> {
                 full_name: join(&full_name, &m.name.text),
                 span: m.span,
                 name_span: m.name.span,
-                input_type: self.resolver.resolve_message(
-                    &m.input.text,
-                    scope,
-                    m.input.span,
-                    &mut self.errors,
-                ),
-                output_type: self.resolver.resolve_message(
-                    &m.output.text,
-                    scope,
-                    m.output.span,
-                    &mut self.errors,
-                ),
+                // protoc resolves them from the method's own scope: the service.
+                input_type: self.method_type(&m.input, &full_name),
+                output_type: self.method_type(&m.output, &full_name),
                 input_span: m.input.span,
                 output_span: m.output.span,
                 client_streaming: m.client_streaming.is_some(),

@@ -211,20 +211,30 @@ impl Resolver<'_> {
         }
     }
 
-    /// The extendee of an `extend` block, and whether it resolved to a message (only then can
-    /// extension numbers be checked against its ranges).
-    pub(super) fn resolve_extendee(
+    /// A message named where protoc looks the name up among symbols of every kind
+    /// (`LOOKUP_ALL`: an extendee, a method's input or output type), and whether it resolved
+    /// to a message (only then can extension numbers be checked against its ranges). The
+    /// innermost symbol wins, so `rpc Foo(Foo)` names the method itself and a field named like
+    /// the extendee hides it. protoc: `"Foo" is not a message type.`
+    pub(super) fn resolve_message_of_any_kind(
         &self,
         name: &str,
         scope: &str,
         span: Span,
         errors: &mut Errors,
     ) -> (String, bool) {
-        let is_message = matches!(
-            self.resolve_symbol(name, scope, Reach::Visible, &mut None),
-            Some((_, sym)) if sym.kind == SymKind::Message
-        );
-        (self.resolve_message(name, scope, span, errors), is_message)
+        match self.lookup_symbol(name, scope, Reach::Visible, &mut None, |_| true) {
+            Some((full, sym)) if sym.kind == SymKind::Message => (full, true),
+            Some((full, sym)) if sym.kind != SymKind::Enum => {
+                errors.push((
+                    span,
+                    format!("`{name}` resolves to `{full}`, which is not a message type"),
+                ));
+                (full, false)
+            }
+            // An enum, or nothing: the type lookup reports it.
+            _ => (self.resolve_message(name, scope, span, errors), false),
+        }
     }
 
     /// The symbol an unresolved name would find if this file imported one more file, and

@@ -3,7 +3,7 @@
 //! lowering needs (closed enums, extension ranges).
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{map_entry_name, OptionValue, Span};
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
@@ -59,6 +59,14 @@ pub(super) struct Symbols {
     pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
     /// Every extension, by full name.
     pub(super) extensions: HashMap<String, Extension>,
+    /// The entry messages synthesized for map fields, by full name: no field may name them.
+    pub(super) map_entries: HashSet<String>,
+    /// The messages with `message_set_wire_format = true`, by full name: their extensions
+    /// must be optional messages.
+    pub(super) message_sets: HashSet<String>,
+    /// Whether each file, by index, says `optimize_for = LITE_RUNTIME` (a file that does not
+    /// cannot import one that does).
+    pub lite: Vec<bool>,
 }
 
 /// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
@@ -220,6 +228,9 @@ impl Collector<'_> {
                 (r.start, end)
             })
             .collect();
+        if message_set {
+            self.symbols.message_sets.insert(name.to_string());
+        }
         if !ranges.is_empty() {
             self.symbols
                 .extension_ranges
@@ -283,11 +294,9 @@ impl Collector<'_> {
                 self.add(join(scope, &field_name), SymKind::Field, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
-                self.add(
-                    join(scope, &map_entry_name(&field.name.text)),
-                    SymKind::Message,
-                    field.name.span,
-                );
+                let entry = join(scope, &map_entry_name(&field.name.text));
+                self.symbols.map_entries.insert(entry.clone());
+                self.add(entry, SymKind::Message, field.name.span);
                 self.add(
                     join(scope, &field.name.text),
                     SymKind::Field,
@@ -346,4 +355,13 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<S
             _ => {}
         }
     }
+}
+
+/// Whether a file sets `option optimize_for = LITE_RUNTIME;`.
+pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
+    ast.items.iter().any(|item| {
+        matches!(item, TopItem::Option(o)
+            if o.canonical_name() == "optimize_for"
+                && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
+    })
 }

@@ -8,8 +8,10 @@
 //! This module holds only the types and depends only on `syntax`; `crate::link` builds them
 //! from parsed files.
 
+mod comments;
 mod naming;
 pub mod ranges;
+pub use comments::doc_comment;
 pub use naming::{default_json_name, map_entry_name, pascal_case};
 // The syntax types the model keeps as written (spans, labels, scalar types, option values).
 pub use crate::syntax::{line_col, FieldType, Label, LineIndex, OptionValue, Span};

@@ -3,7 +3,7 @@
 //! Its errors mirror what protoc's text-format parser refuses while interpreting the option
 //! (`Expected ":", found "["`, `Expected double, got: +`, `Invalid identifier in type name`).
 
-use super::lexer::{lex, Token, TokenKind};
+use super::lexer::{self, lex, Token, TokenKind};
 use crate::syntax::literal::{LiteralField, LiteralName, LiteralValue, MessageLiteral};
 use crate::syntax::{OptionValue, Span};
 
@@ -233,18 +233,20 @@ impl<'a> LiteralParser<'a> {
             end: token.span.end + self.offset,
         };
         let sign = |f: f64| if negative { -f } else { f };
-        let value = match &token.kind {
-            TokenKind::Int(Some(n)) => {
-                let n = i128::from(*n);
-                OptionValue::Int(if negative { -n } else { n })
-            }
-            TokenKind::Int(None) => {
-                let f = self.text[token.span.range()]
-                    .parse()
-                    .unwrap_or(f64::INFINITY);
-                return Ok(LiteralValue::BigInt(sign(f), span));
-            }
-            TokenKind::Float(f) => OptionValue::Float(sign(*f)),
+        let value = match token.kind {
+            TokenKind::Int => match lexer::int_value(self.text, token) {
+                Some(n) => {
+                    let n = i128::from(n);
+                    OptionValue::Int(if negative { -n } else { n })
+                }
+                None => {
+                    let f = self.text[token.span.range()]
+                        .parse()
+                        .unwrap_or(f64::INFINITY);
+                    return Ok(LiteralValue::BigInt(sign(f), span));
+                }
+            },
+            TokenKind::Float => OptionValue::Float(sign(lexer::float_value(self.text, token))),
             TokenKind::Ident if negative => {
                 match self.text[token.span.range()].to_ascii_lowercase().as_str() {
                     "inf" | "infinity" => OptionValue::Float(f64::NEG_INFINITY),
@@ -253,16 +255,16 @@ impl<'a> LiteralParser<'a> {
                 }
             }
             TokenKind::Ident => OptionValue::Ident(self.text[token.span.range()].to_string()),
-            TokenKind::Str(bytes) if !negative => {
-                let mut bytes = bytes.clone();
+            TokenKind::Str if !negative => {
+                let mut bytes = lexer::string_value(self.text, token.span).into_owned();
                 let mut end = token.span.end;
-                while let Some(Token {
-                    kind: TokenKind::Str(more),
-                    span,
+                while let Some(&Token {
+                    kind: TokenKind::Str,
+                    span: more,
                 }) = self.peek()
                 {
-                    bytes.extend_from_slice(more);
-                    end = span.end;
+                    bytes.extend_from_slice(&lexer::string_value(self.text, more));
+                    end = more.end;
                     self.pos += 1;
                 }
                 let span = Span {

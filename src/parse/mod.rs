@@ -86,4 +86,8 @@ pub fn parse(text: &str) -> ParsedFile {
 }
 
 #[cfg(test)]
+mod legacy_lexer;
+#[cfg(test)]
+mod lexer_differential;
+#[cfg(test)]
 mod tests;

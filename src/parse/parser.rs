@@ -3,7 +3,7 @@
 //! file can yield several errors. Nesting is bounded so no input can overflow the stack.
 
 use super::ast::*;
-use super::lexer::{Token, TokenKind};
+use super::lexer::{self, Token, TokenKind};
 use std::fmt::Display;
 
 use crate::syntax::{FieldType, Label, OptionValue, Span, ENUM_MAX, FIELD_MAX};
@@ -80,6 +80,19 @@ impl<'a> Parser<'a> {
                 kind: TokenKind::Ident,
                 span,
             }) => Some(&self.text[span.range()]),
+            _ => None,
+        }
+    }
+
+    /// The current token's value and span when it is an integer literal.
+    fn peek_int(&self) -> Option<(Option<u64>, Span)> {
+        match self.peek() {
+            Some(
+                token @ Token {
+                    kind: TokenKind::Int,
+                    span,
+                },
+            ) => Some((lexer::int_value(self.text, token), *span)),
             _ => None,
         }
     }
@@ -178,16 +191,22 @@ impl<'a> Parser<'a> {
     }
 
     fn ident(&mut self, what: impl Display) -> PResult<Name> {
+        let span = self.ident_span(what)?;
+        Ok(Name {
+            text: self.text[span.range()].to_string(),
+            span,
+        })
+    }
+
+    /// An identifier's span, its text not copied.
+    fn ident_span(&mut self, what: impl Display) -> PResult<Span> {
         match self.peek() {
             Some(Token {
                 kind: TokenKind::Ident,
                 span,
             }) => {
                 self.pos += 1;
-                Ok(Name {
-                    text: self.text[span.range()].to_string(),
-                    span: *span,
-                })
+                Ok(*span)
             }
             _ => Err(self.expected(what)),
         }
@@ -196,28 +215,32 @@ impl<'a> Parser<'a> {
     /// `a.b.c`, with a leading `.` when `allow_leading_dot`.
     fn dotted_name(&mut self, what: impl Display + Copy, allow_leading_dot: bool) -> PResult<Name> {
         let start = self.current_start();
-        let mut text = String::new();
+        let first = self.pos;
         if allow_leading_dot && self.is_symbol('.') {
             self.bump();
-            text.push('.');
         }
-        let first = self.ident(what)?;
-        text.push_str(&first.text);
+        self.ident_span(what)?;
         while self.is_symbol('.') {
             self.bump();
-            let part = self.ident(format_args!("identifier after `.` in {what}"))?;
-            text.push('.');
-            text.push_str(&part.text);
+            self.ident_span(format_args!("identifier after `.` in {what}"))?;
         }
-        Ok(Name {
-            text,
-            span: self.span_from(start),
-        })
+        let span = self.span_from(start);
+        // Written without spaces or comments between its parts (nearly always), the name is
+        // its text as is: one copy.
+        let parts = &self.tokens[first..self.pos];
+        let text = if parts.windows(2).all(|w| w[0].span.end == w[1].span.start) {
+            self.text[span.range()].to_string()
+        } else {
+            parts.iter().map(|t| &self.text[t.span.range()]).collect()
+        };
+        Ok(Name { text, span })
     }
 
     fn string_literal(&mut self, what: impl Display) -> PResult<(String, Span)> {
         let (bytes, span) = self.string_bytes(what)?;
-        Ok((String::from_utf8_lossy(&bytes).into_owned(), span))
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok((text, span))
     }
 
     /// Adjacent string literals joined, as the exact bytes their escapes decode to.
@@ -226,11 +249,16 @@ impl<'a> Parser<'a> {
         let mut bytes = Vec::new();
         let mut any = false;
         while let Some(Token {
-            kind: TokenKind::Str(b),
-            ..
+            kind: TokenKind::Str,
+            span,
         }) = self.peek()
         {
-            bytes.extend_from_slice(b);
+            let value = lexer::string_value(self.text, *span);
+            if any {
+                bytes.extend_from_slice(&value);
+            } else {
+                bytes = value.into_owned();
+            }
             self.pos += 1;
             any = true;
         }
@@ -487,7 +515,9 @@ impl<'a> Parser<'a> {
         let name = self.option_name()?;
         self.expect_symbol('=', "after option name")?;
         let value_start = self.current_start();
-        let value = self.constant()?;
+        let is_default =
+            matches!(name.as_slice(), [part] if !part.is_extension && part.name == "default");
+        let value = self.constant(is_default)?;
         let value_span = self.span_from(value_start);
         Ok(OptionDecl {
             name,
@@ -546,7 +576,12 @@ impl<'a> Parser<'a> {
     /// An option value: identifier, signed number, string(s), or `{ aggregate }`.
     /// A decimal integer beyond 64 bits reads as a double, as protoc reads a `default` or an
     /// option value (valid for double and float; the linker refuses it for integer types).
-    fn constant(&mut self) -> PResult<OptionValue> {
+    /// `is_default`: protoc's option values take only `-` (`Expected option value.`); a
+    /// default's `+` is refused later with its own message.
+    fn constant(&mut self, is_default: bool) -> PResult<OptionValue> {
+        if self.is_symbol('+') && !is_default {
+            return Err(self.expected("an option value"));
+        }
         let negative = if self.is_symbol('-') || self.is_symbol('+') {
             let neg = self.is_symbol('-');
             self.bump();
@@ -557,12 +592,16 @@ impl<'a> Parser<'a> {
         let Some(token) = self.peek() else {
             return Err(self.expected("an option value"));
         };
-        let value = match (&token.kind, negative) {
-            (TokenKind::Int(Some(n)), neg) => {
-                let n = i128::from(*n);
+        let int = match token.kind {
+            TokenKind::Int => Some(lexer::int_value(self.text, token)),
+            _ => None,
+        };
+        let value = match (token.kind, int, negative) {
+            (TokenKind::Int, Some(Some(n)), neg) => {
+                let n = i128::from(n);
                 OptionValue::Int(if neg == Some(true) { -n } else { n })
             }
-            (TokenKind::Int(None), neg)
+            (TokenKind::Int, Some(None), neg)
                 if self.text[token.span.range()]
                     .bytes()
                     .all(|b| b.is_ascii_digit()) =>
@@ -572,27 +611,33 @@ impl<'a> Parser<'a> {
                     .unwrap_or(f64::INFINITY);
                 OptionValue::Float(if neg == Some(true) { -f } else { f })
             }
-            (TokenKind::Int(None), _) => {
+            (TokenKind::Int, _, _) => {
                 return Err(self.error_at(token.span, "integer literal is out of range".into()))
             }
-            (TokenKind::Float(f), neg) => {
-                OptionValue::Float(if neg == Some(true) { -f } else { *f })
+            (TokenKind::Float, _, neg) => {
+                let f = lexer::float_value(self.text, token);
+                OptionValue::Float(if neg == Some(true) { -f } else { f })
             }
-            (TokenKind::Ident, Some(neg)) => {
-                let f = match self.text[token.span.range()].to_ascii_lowercase().as_str() {
-                    "inf" | "infinity" => f64::INFINITY,
+            // protoc: `Identifier after '-' symbol must be inf or nan.` (lower case, and
+            // not `infinity`, which only an unsigned option value may spell).
+            (TokenKind::Ident, _, Some(neg)) => {
+                let f = match &self.text[token.span.range()] {
+                    "inf" => f64::INFINITY,
                     "nan" => f64::NAN,
-                    _ => return Err(self.expected("a number after the sign")),
+                    _ => {
+                        return Err(self
+                            .error_at(token.span, "only `inf` or `nan` may follow a sign".into()))
+                    }
                 };
                 OptionValue::Float(if neg { -f } else { f })
             }
-            (TokenKind::Ident, None) => {
+            (TokenKind::Ident, _, None) => {
                 OptionValue::Ident(self.text[token.span.range()].to_string())
             }
-            (TokenKind::Str(_), None) => {
+            (TokenKind::Str, _, None) => {
                 return Ok(OptionValue::String(self.string_bytes("string")?.0))
             }
-            (TokenKind::Symbol('{'), None) => return self.aggregate(),
+            (TokenKind::Symbol('{'), _, None) => return self.aggregate(),
             _ => return Err(self.expected("an option value")),
         };
         self.bump();
@@ -849,18 +894,14 @@ impl<'a> Parser<'a> {
     }
 
     fn field_number(&mut self) -> PResult<(i64, Span)> {
+        if let Some((n, span)) = self.peek_int() {
+            self.pos += 1;
+            return match n {
+                Some(n) if n <= i64::MAX as u64 => Ok((n as i64, span)),
+                _ => Err(self.error_at(span, "field number is out of range".into())),
+            };
+        }
         match self.peek() {
-            Some(Token {
-                kind: TokenKind::Int(n),
-                span,
-            }) => {
-                let span = *span;
-                self.pos += 1;
-                match n {
-                    Some(n) if *n <= i64::MAX as u64 => Ok((*n as i64, span)),
-                    _ => Err(self.error_at(span, "field number is out of range".into())),
-                }
-            }
             Some(Token {
                 kind: TokenKind::Symbol('-'),
                 span,
@@ -958,7 +999,7 @@ impl<'a> Parser<'a> {
             matches!(
                 p.peek(),
                 Some(Token {
-                    kind: TokenKind::Str(_) | TokenKind::Ident,
+                    kind: TokenKind::Str | TokenKind::Ident,
                     ..
                 })
             )
@@ -1037,21 +1078,17 @@ impl<'a> Parser<'a> {
         if negative {
             self.bump();
         }
-        match self.peek() {
-            Some(Token {
-                kind: TokenKind::Int(n),
-                span,
-            }) => {
-                let span = *span;
+        match self.peek_int() {
+            Some((n, span)) => {
                 self.pos += 1;
                 match n {
-                    Some(n) if *n <= i64::MAX as u64 => {
-                        Ok(if negative { -(*n as i64) } else { *n as i64 })
+                    Some(n) if n <= i64::MAX as u64 => {
+                        Ok(if negative { -(n as i64) } else { n as i64 })
                     }
                     _ => Err(self.error_at(span, "number is out of range".into())),
                 }
             }
-            _ => Err(self.expected("a number in the range")),
+            None => Err(self.expected("a number in the range")),
         }
     }
 
@@ -1091,12 +1128,8 @@ impl<'a> Parser<'a> {
         if negative {
             self.bump();
         }
-        let number = match self.peek() {
-            Some(Token {
-                kind: TokenKind::Int(n),
-                span,
-            }) => {
-                let span = *span;
+        let number = match self.peek_int() {
+            Some((n, span)) => {
                 self.pos += 1;
                 let value = n.map(|n| if negative { -(n as i128) } else { n as i128 });
                 match value {

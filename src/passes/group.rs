@@ -604,9 +604,46 @@ fn known(index: &Index, name: &str) -> bool {
 fn type_renames(ctx: &Diff) -> Vec<Candidate> {
     let old_types = named_types(&ctx.old_index, &ctx.new_index);
     let new_types = named_types(&ctx.new_index, &ctx.old_index);
+    let followers = type_followers(ctx);
+    matched_renames(&old_types, &new_types)
+        .into_iter()
+        .map(|(old, new)| rename_candidate(ctx, old, new, &followers))
+        .collect()
+}
+
+/// A message or enum renamed, as the cause grouping recognises it (types nested in a renamed
+/// message are left out: they were renamed with it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeRename {
+    /// `message` or `enum`.
+    pub kind: &'static str,
+    pub old: String,
+    pub new: String,
+}
+
+/// The renamed messages and enums of a diff (what `review` lists as one renamed change).
+pub fn renamed_types(ctx: &Diff) -> Vec<TypeRename> {
+    let old_types = named_types(&ctx.old_index, &ctx.new_index);
+    let new_types = named_types(&ctx.new_index, &ctx.old_index);
+    matched_renames(&old_types, &new_types)
+        .into_iter()
+        .map(|(old, new)| TypeRename {
+            kind: old.kind,
+            old: old.full_name.to_string(),
+            new: new.full_name.to_string(),
+        })
+        .collect()
+}
+
+/// Each old-only type paired with the new-only type of the same kind, package and contents
+/// (one in the same file first).
+fn matched_renames<'n>(
+    old_types: &'n [Named<'n>],
+    new_types: &'n [Named<'n>],
+) -> Vec<(&'n Named<'n>, &'n Named<'n>)> {
     // New-only types by what they are made of, for linear matching.
     let mut appeared: HashMap<(&str, &str, &[String]), Appeared> = HashMap::new();
-    for t in &new_types {
+    for t in new_types {
         appeared
             .entry((t.kind, t.file.package.as_str(), t.signature.as_slice()))
             .or_default()
@@ -615,7 +652,6 @@ fn type_renames(ctx: &Diff) -> Vec<Candidate> {
     for list in appeared.values_mut() {
         list.sort();
     }
-    let followers = type_followers(ctx);
     let mut taken: HashSet<&str> = HashSet::new();
     let mut renamed: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
@@ -636,7 +672,7 @@ fn type_renames(ctx: &Diff) -> Vec<Candidate> {
         let Some(new) = found else { continue };
         taken.insert(new.full_name);
         renamed.insert(old.full_name);
-        out.push(rename_candidate(ctx, old, new, &followers));
+        out.push((old, new));
     }
     out
 }

@@ -47,6 +47,13 @@ struct Place {
     end: (u32, u32),
 }
 
+/// One line of buf's output: a finding, or a file that could not be compiled (`COMPILE`).
+struct Entry<'a> {
+    rule: &'a str,
+    message: &'a str,
+    place: Place,
+}
+
 fn place(f: &Finding, ctx: &Context) -> Place {
     match &f.location {
         Some(l) => Place {
@@ -62,37 +69,106 @@ fn place(f: &Finding, ctx: &Context) -> Place {
     }
 }
 
-const INPUT: &str = "<input>";
+/// A file that could not be compiled, where buf reports it: a parse error, a missing import,
+/// a name that does not resolve. buf prints these in the `--error-format` as `COMPILE`
+/// entries and exits 100, as for breaking changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    /// From the working directory, as finding paths.
+    pub path: String,
+    pub start: (u32, u32),
+    pub end: (u32, u32),
+    pub message: String,
+}
 
-pub fn render(format: BufFormat, findings: &[Finding], ctx: &Context) -> String {
-    if findings.is_empty() {
-        return String::new();
-    }
-    match format {
-        BufFormat::Text => lines(findings, ctx, text_line),
-        BufFormat::Json => lines(findings, ctx, json_line),
-        BufFormat::Msvs => lines(findings, ctx, msvs_line),
-        BufFormat::GithubActions => lines(findings, ctx, github_line),
-        BufFormat::Junit => junit(findings, ctx),
-        BufFormat::GitlabCodeQuality => gitlab(findings, ctx),
+impl CompileError {
+    /// The first labelled position of `diagnostic` in its `.proto` file; None when it has
+    /// none (a revision that cannot be read) or is about another file (a `buf.yaml` that
+    /// does not parse: buf's `Failure`, not a compile error).
+    pub fn from_diagnostic(diagnostic: &miette::Report) -> Option<CompileError> {
+        let source = diagnostic.source_code()?;
+        let span = *diagnostic.labels()?.next()?.inner();
+        let at = |offset: usize| source.read_span(&offset.into(), 0, 0).ok();
+        let start = at(span.offset())?;
+        let end = at(span.offset() + span.len())?;
+        // Diagnostics name a file `path @ revision`; buf prints the path alone.
+        let name = start.name()?;
+        let path = name.rsplit_once(" @ ").map_or(name, |(path, _)| path);
+        if !path.ends_with(".proto") {
+            return None;
+        }
+        let position = |c: &dyn miette::SpanContents| (c.line() as u32 + 1, c.column() as u32 + 1);
+        Some(CompileError {
+            path: path.to_string(),
+            start: position(start.as_ref()),
+            end: position(end.as_ref()),
+            message: diagnostic.to_string(),
+        })
     }
 }
 
-fn lines(findings: &[Finding], ctx: &Context, line: fn(&Finding, &Place) -> String) -> String {
+/// buf's output for files that could not be compiled.
+pub fn render_compile_errors(format: BufFormat, errors: &[CompileError]) -> String {
+    let entries: Vec<Entry> = errors
+        .iter()
+        .map(|e| Entry {
+            rule: "COMPILE",
+            message: &e.message,
+            place: Place {
+                path: Some(e.path.clone()),
+                start: e.start,
+                end: e.end,
+            },
+        })
+        .collect();
+    render_entries(format, &entries)
+}
+
+const INPUT: &str = "<input>";
+
+pub fn render(format: BufFormat, findings: &[Finding], ctx: &Context) -> String {
+    let entries: Vec<Entry> = findings
+        .iter()
+        .map(|f| Entry {
+            rule: f.rule,
+            message: &f.message,
+            place: place(f, ctx),
+        })
+        .collect();
+    render_entries(format, &entries)
+}
+
+fn render_entries(format: BufFormat, entries: &[Entry]) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    match format {
+        BufFormat::Text => lines(entries, text_line),
+        BufFormat::Json => lines(entries, json_line),
+        BufFormat::Msvs => lines(entries, msvs_line),
+        BufFormat::GithubActions => lines(entries, github_line),
+        BufFormat::Junit => junit(entries),
+        BufFormat::GitlabCodeQuality => gitlab(entries),
+    }
+}
+
+fn lines(entries: &[Entry], line: fn(&Entry) -> String) -> String {
     let mut out = String::new();
-    for f in findings {
-        out.push_str(&line(f, &place(f, ctx)));
+    for e in entries {
+        out.push_str(&line(e));
         out.push('\n');
     }
     out
 }
 
-fn text_line(f: &Finding, p: &Place) -> String {
+fn text_line(e: &Entry) -> String {
+    let (f, p) = (e, &e.place);
     let path = p.path.as_deref().unwrap_or(INPUT);
     format!("{path}:{}:{}:{}", p.start.0, p.start.1, f.message)
 }
 
-fn msvs_line(f: &Finding, p: &Place) -> String {
+fn msvs_line(e: &Entry) -> String {
+    let (f, p) = (e, &e.place);
     let path = p.path.as_deref().unwrap_or(INPUT);
     format!(
         "{path}({},{}) : error {} : {}",
@@ -100,7 +176,8 @@ fn msvs_line(f: &Finding, p: &Place) -> String {
     )
 }
 
-fn github_line(f: &Finding, p: &Place) -> String {
+fn github_line(e: &Entry) -> String {
+    let (f, p) = (e, &e.place);
     match &p.path {
         Some(path) => format!(
             "::error file={path},line={},col={},endLine={},endColumn={}::{}",
@@ -124,7 +201,8 @@ struct JsonLine<'a> {
     message: &'a str,
 }
 
-fn json_line(f: &Finding, p: &Place) -> String {
+fn json_line(e: &Entry) -> String {
+    let (f, p) = (e, &e.place);
     let line = JsonLine {
         path: p.path.as_deref(),
         start_line: p.start.0,
@@ -132,7 +210,7 @@ fn json_line(f: &Finding, p: &Place) -> String {
         end_line: p.end.0,
         end_column: p.end.1,
         rule: f.rule,
-        message: &f.message,
+        message: f.message,
     };
     // Go's encoding/json escapes <, > and & in strings; serde_json does not.
     go_html_escape(&serde_json::to_string(&line).unwrap_or_default())
@@ -147,14 +225,13 @@ fn go_html_escape(json: &str) -> String {
 
 /// A testsuite per file (path without `.proto`, `<input>` for deleted files) in order of
 /// first appearance, a failing testcase per finding, indented as Go's encoder does.
-fn junit(findings: &[Finding], ctx: &Context) -> String {
-    let mut suites: Vec<(String, Vec<(&Finding, Place)>)> = Vec::new();
-    for f in findings {
-        let p = place(f, ctx);
-        let name = p.path.clone().unwrap_or_else(|| INPUT.to_string());
+fn junit(entries: &[Entry]) -> String {
+    let mut suites: Vec<(String, Vec<&Entry>)> = Vec::new();
+    for e in entries {
+        let name = e.place.path.clone().unwrap_or_else(|| INPUT.to_string());
         match suites.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, members)) => members.push((f, p)),
-            None => suites.push((name, vec![(f, p)])),
+            Some((_, members)) => members.push(e),
+            None => suites.push((name, vec![e])),
         }
     }
     let mut out = String::from("<testsuites>\n");
@@ -166,7 +243,8 @@ fn junit(findings: &[Finding], ctx: &Context) -> String {
             super::junit::escape(suite),
             n = members.len()
         );
-        for (f, p) in members {
+        for e in members {
+            let (f, p) = (e, &e.place);
             // A deleted file has no position: buf names the testcase by the rule alone.
             let name = match p.path {
                 Some(_) => format!("{}_{}_{}", f.rule, p.start.0, p.start.1),
@@ -180,7 +258,7 @@ fn junit(findings: &[Finding], ctx: &Context) -> String {
             let _ = writeln!(
                 out,
                 "      <failure message=\"{}\" type=\"{}\"></failure>",
-                super::junit::escape(&text_line(f, p)),
+                super::junit::escape(&text_line(e)),
                 super::junit::escape(f.rule)
             );
             out.push_str("    </testcase>\n");
@@ -226,20 +304,20 @@ struct Position {
 /// buf's layout (one line, every finding `minor`). The fingerprint is protocompat's own
 /// (SHA-256 of rule, path and message): buf's hash input is not documented, so that one
 /// value differs from buf's.
-fn gitlab(findings: &[Finding], ctx: &Context) -> String {
-    let violations: Vec<Violation> = findings
+fn gitlab(entries: &[Entry]) -> String {
+    let violations: Vec<Violation> = entries
         .iter()
         .map(|f| {
-            let p = place(f, ctx);
+            let p = &f.place;
             let known = p.path.is_some();
             let position = |(line, column): (u32, u32)| Position {
                 line: known.then_some(line),
                 column: known.then_some(column),
             };
             Violation {
-                description: &f.message,
+                description: f.message,
                 check_name: f.rule,
-                fingerprint: fingerprint(f.rule, p.path.as_deref().unwrap_or(""), &f.message),
+                fingerprint: fingerprint(f.rule, p.path.as_deref().unwrap_or(""), f.message),
                 location: ViolationLocation {
                     path: p.path.clone(),
                     positions: Positions {

@@ -290,16 +290,7 @@ pub fn fingerprint(rule: &str, path: &str, message: &str) -> String {
 /// How a directory given on the command line prefixes the paths inside it: empty for `.`,
 /// else the path as given (without a leading `./`) and a trailing `/`.
 pub fn path_prefix(dir: &std::path::Path) -> String {
-    let text = dir.to_string_lossy().replace('\\', "/");
-    let mut text = text
-        .trim_start_matches("./")
-        .trim_end_matches('/')
-        .to_string();
-    if text.is_empty() || text == "." {
-        return String::new();
-    }
-    text.push('/');
-    text
+    crate::source::path_prefix(dir)
 }
 
 /// A revision label as people read it: a full object id (pre-commit's pre-push refs) cut to

@@ -186,7 +186,7 @@ fn render_finding(
 }
 
 /// `who breaks: backward (new readers of old data); binary: ...; JSON: ...`.
-fn who_breaks(f: &Finding) -> String {
+pub(super) fn who_breaks(f: &Finding) -> String {
     let mut text = format!("who breaks: {} ({})", f.direction, f.direction.who());
     let note = super::direction_note(f);
     if !note.is_empty() {
@@ -569,4 +569,65 @@ fn duration(d: std::time::Duration) -> String {
     } else {
         format!("{} ms", d.as_millis())
     }
+}
+
+/// The source snippets of one `review` change, each side underlined at the element's first
+/// line (`new`, `old`: path relative to ROOT and span). The new side comes first, unnamed
+/// beyond its path; the old side is introduced with its revision (`before, in `main`:`, or
+/// `in `main`:` when it is the only side shown, as for a removal). Empty when neither side's
+/// text is at hand.
+pub(super) fn review_snippets(
+    ctx: &Context,
+    new: Option<(&str, Span)>,
+    old: Option<(&str, Span)>,
+    (new_label, old_label_words): (&str, &str),
+) -> String {
+    let location = |(path, span): (&str, Span)| Location {
+        path: path.to_string(),
+        span: Some(span),
+        start_line: 0,
+        start_column: 0,
+        end_line: 0,
+        end_column: 0,
+    };
+    let (new, old) = (new.map(location), old.map(location));
+    let revision = old_label(ctx);
+    let old_part = |message: String| {
+        part_at(
+            ctx,
+            Side::Old,
+            old.as_ref(),
+            message,
+            old_label_words.to_string(),
+        )
+    };
+    let mut main = match &new {
+        Some(loc) => {
+            let mut main = part_at(ctx, Side::New, Some(loc), String::new(), new_label.into());
+            if old.is_some() {
+                main.related
+                    .push(old_part(format!("before, in `{revision}`:")));
+            }
+            main
+        }
+        None => old_part(format!("in `{revision}`:")),
+    };
+    main.related.retain(|p| p.source.is_some());
+    if main.source.is_none() {
+        return String::new();
+    }
+    let handler = handler(ctx.style).with_context_lines(0);
+    let mut out = String::new();
+    emit(&mut out, &handler, &main);
+    // The first line is the diagnostic's own (empty) message: the change line above says it.
+    let body = if new.is_some() {
+        out.split_once('\n').map_or("", |(_, rest)| rest)
+    } else {
+        out.as_str()
+    };
+    // Parts are separated by a blank line in `check`; under a change line they read as one.
+    body.lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -66,6 +66,8 @@ fn on_its_own(f: &Finding) -> Change {
         kind,
         element: path.clone(),
         element_kind: kind_of_rule(f.rule),
+        renamed_from: None,
+        shown: super::Shown::Both,
         start_line: at.map_or(1, |l| l.start_line),
         path,
         description: f.message.clone(),

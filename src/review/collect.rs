@@ -2,10 +2,11 @@
 //! adds and removes, and for each paired element what differs (name, type, label, options,
 //! reservations, doc comment). Imported files are not reviewed; only compared files are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::{comments, element, Change, Class, Kind};
-use crate::diff::{Diff, FieldIn, FieldPair, InFile};
+use super::renames::Renames;
+use super::{element, Change, Class, Kind, Shown};
+use crate::diff::{Diff, FieldIn, FieldPair, InFile, MethodIn};
 use crate::engine::Compared;
 use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, OptionValue, Options,
@@ -14,8 +15,12 @@ use crate::model::{
 
 /// The changes of one module pair.
 pub fn changes(diff: &Diff, module: &Compared) -> Vec<Change> {
+    let renames = Renames::find(diff);
+    let new_names = renames.new_names().into_iter().map(String::from).collect();
     let mut c = Collector {
         module,
+        renames,
+        new_names,
         out: Vec::new(),
     };
     c.files(diff);
@@ -31,6 +36,9 @@ pub fn changes(diff: &Diff, module: &Compared) -> Vec<Change> {
 
 struct Collector<'m> {
     module: &'m Compared,
+    renames: Renames,
+    /// The new names in `renames`: those additions are renames, listed with the removal.
+    new_names: HashSet<String>,
     out: Vec<Change>,
 }
 
@@ -79,6 +87,12 @@ impl Collector<'_> {
             path,
             start_line: shown.file.line_col(shown.span.start).0,
             description,
+            renamed_from: None,
+            shown: match kind {
+                Kind::Added => Shown::New,
+                Kind::Removed => Shown::Old,
+                Kind::Changed | Kind::Renamed => Shown::Both,
+            },
             findings: Vec::new(),
             unstable: None,
             package: shown.file.package.clone(),
@@ -108,11 +122,17 @@ impl Collector<'_> {
     ) {
         for one in added {
             let (name, span, members) = parts(one.item);
+            if self.new_names.contains(name) {
+                continue;
+            }
             let words = format!("new {kind} ({})", count(members, member));
             self.added(name, kind, at(one.file, span), words);
         }
         for one in removed {
             let (name, span, members) = parts(one.item);
+            if self.renames.new_name(name).is_some() {
+                continue;
+            }
             let words = format!("{kind} deleted ({})", count(members, member));
             self.removed(name, kind, at(one.file, span), words);
         }
@@ -125,15 +145,45 @@ impl Collector<'_> {
         }
     }
 
-    fn changed(
+    fn changed(&mut self, what: (&str, &'static str, Class), sides: (At, At), description: String) {
+        self.changed_as(None, what, sides, description);
+    }
+
+    /// [`Self::changed`] where one side is only a placeholder (the parent of an option or a
+    /// reservation that side lacks): snippets show the other side alone.
+    fn changed_on(
         &mut self,
+        shown: Shown,
+        what: (&str, &'static str, Class),
+        sides: (At, At),
+        description: String,
+    ) {
+        let before = self.out.len();
+        self.changed(what, sides, description);
+        if self.out.len() > before {
+            if let Some(change) = self.out.last_mut() {
+                change.shown = shown;
+            }
+        }
+    }
+
+    /// [`Self::changed`]; with `renamed_from` (the old full name) the change is a rename.
+    fn changed_as(
+        &mut self,
+        renamed_from: Option<&str>,
         (name, kind, base): (&str, &'static str, Class),
         (new, old): (At, At),
         description: String,
     ) {
         if self.compared_new(new.file) || self.compared_old(old.file) {
-            let what = (Kind::Changed, base);
+            let what = match renamed_from {
+                Some(_) => (Kind::Renamed, base),
+                None => (Kind::Changed, base),
+            };
             self.push(what, (name, kind), (Some(new), Some(old)), description);
+            if let Some(change) = self.out.last_mut() {
+                change.renamed_from = renamed_from.map(String::from);
+            }
         }
     }
 
@@ -146,9 +196,27 @@ impl Collector<'_> {
         differences: Vec<String>,
         (new_options, old_options): (&Options, &Options),
     ) {
+        self.compare_renamed(
+            None,
+            (name, kind),
+            (new, old),
+            differences,
+            (new_options, old_options),
+        );
+    }
+
+    /// [`Self::compare`] of an element that had another name (`renamed_from`) on the old side.
+    fn compare_renamed(
+        &mut self,
+        renamed_from: Option<&str>,
+        (name, kind): (&str, &'static str),
+        (new, old): (At, At),
+        differences: Vec<String>,
+        (new_options, old_options): (&Options, &Options),
+    ) {
         if !differences.is_empty() {
             let what = (name, kind, Class::Minor);
-            self.changed(what, (new, old), differences.join("; "));
+            self.changed_as(renamed_from, what, (new, old), differences.join("; "));
         }
         self.options(name, (new, new_options), (old, old_options));
         self.doc_comment(name, new, old);
@@ -206,7 +274,8 @@ impl Collector<'_> {
         {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} added", code(&import.path));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 what,
                 (at(new, import.span), at(old, whole(old))),
                 description,
@@ -219,7 +288,8 @@ impl Collector<'_> {
         {
             let what = (&*new.path, element::IMPORT, Class::Patch);
             let description = format!("import {} removed", code(&import.path));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 what,
                 (at(new, whole(new)), at(old, import.span)),
                 description,
@@ -237,6 +307,32 @@ impl Collector<'_> {
             (element::MESSAGE, "field"),
             |m| (&m.full_name, m.span, m.fields.len()),
         );
+        for old in diff.removed().messages.iter().filter(kept) {
+            let Some(new) = self.renamed_in(&diff.new_index.messages, &old.item.full_name) else {
+                continue;
+            };
+            let (n, o) = (new.item, old.item);
+            let sides = (at(new.file, n.span), at(old.file, o.span));
+            let words = renamed_words(
+                &o.full_name,
+                count(o.fields.len(), "field"),
+                new.file,
+                old.file,
+            );
+            self.compare_renamed(
+                Some(&o.full_name),
+                (&n.full_name, element::MESSAGE),
+                sides,
+                words,
+                (&n.options, &o.options),
+            );
+            self.reservations(
+                &n.full_name,
+                sides,
+                (&n.reserved_ranges, &o.reserved_ranges),
+                (&n.reserved_names, &o.reserved_names),
+            );
+        }
         for pair in diff.message_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
             if new.is_map_entry {
@@ -273,6 +369,32 @@ impl Collector<'_> {
             (element::ENUM, "value"),
             |e| (&e.full_name, e.span, e.values.len()),
         );
+        for old in &diff.removed().enums {
+            let Some(new) = self.renamed_in(&diff.new_index.enums, &old.item.full_name) else {
+                continue;
+            };
+            let (n, o) = (new.item, old.item);
+            let sides = (at(new.file, n.span), at(old.file, o.span));
+            let words = renamed_words(
+                &o.full_name,
+                count(o.values.len(), "value"),
+                new.file,
+                old.file,
+            );
+            self.compare_renamed(
+                Some(&o.full_name),
+                (&n.full_name, element::ENUM),
+                sides,
+                words,
+                (&n.options, &o.options),
+            );
+            self.reservations(
+                &n.full_name,
+                sides,
+                (&n.reserved_ranges, &o.reserved_ranges),
+                (&n.reserved_names, &o.reserved_names),
+            );
+        }
         for pair in diff.enum_pairs() {
             let (new, old): (&Enum, &Enum) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
@@ -299,6 +421,26 @@ impl Collector<'_> {
             (element::SERVICE, "rpc"),
             |s| (&s.full_name, s.span, s.methods.len()),
         );
+        for old in &diff.removed().services {
+            let Some(new) = self.renamed_in(&diff.new_index.services, &old.item.full_name) else {
+                continue;
+            };
+            let (n, o) = (new.item, old.item);
+            let sides = (at(new.file, n.span), at(old.file, o.span));
+            let words = renamed_words(
+                &o.full_name,
+                count(o.methods.len(), "rpc"),
+                new.file,
+                old.file,
+            );
+            self.compare_renamed(
+                Some(&o.full_name),
+                (&n.full_name, element::SERVICE),
+                sides,
+                words,
+                (&n.options, &o.options),
+            );
+        }
         for pair in diff.service_pairs() {
             let (new, old) = (pair.new.item, pair.old.item);
             let sides = (at(pair.new.file, new.span), at(pair.old.file, old.span));
@@ -311,6 +453,9 @@ impl Collector<'_> {
             );
         }
         for m in &diff.added().methods {
+            if self.new_names.contains(&m.method.full_name) {
+                continue;
+            }
             let words = format!(
                 "new rpc {}",
                 code(&format!("{}{}", m.method.name, signature(m.method)))
@@ -323,6 +468,10 @@ impl Collector<'_> {
             );
         }
         for m in &diff.removed().methods {
+            if let Some(new_name) = self.renames.methods.get(&m.method.full_name).cloned() {
+                self.renamed_method(diff, m, &new_name);
+                continue;
+            }
             let words = format!(
                 "rpc {} deleted",
                 code(&format!("{}{}", m.method.name, signature(m.method)))
@@ -352,6 +501,41 @@ impl Collector<'_> {
                 (&new.options, &old.options),
             );
         }
+    }
+
+    /// The new side's element a removed one was renamed to.
+    fn renamed_in<'a, T>(
+        &self,
+        index: &'a BTreeMap<String, InFile<'a, T>>,
+        old_name: &str,
+    ) -> Option<&'a InFile<'a, T>> {
+        index.get(self.renames.new_name(old_name)?)
+    }
+
+    /// A removed rpc that is an added one under a new name (same service, same signature).
+    fn renamed_method(&mut self, diff: &Diff, old: &MethodIn, new_name: &str) {
+        let Some(new) = diff
+            .added()
+            .methods
+            .iter()
+            .find(|m| m.method.full_name == new_name)
+        else {
+            return;
+        };
+        let (n, o) = (new.method, old.method);
+        let sides = (at(new.file, n.span), at(old.file, o.span));
+        let words = vec![format!(
+            "renamed from {} (same signature {})",
+            code(&o.name),
+            code(&signature(o))
+        )];
+        self.compare_renamed(
+            Some(&o.full_name),
+            (&n.full_name, element::RPC),
+            sides,
+            words,
+            (&n.options, &o.options),
+        );
     }
 
     fn fields(&mut self, diff: &Diff) {
@@ -404,7 +588,9 @@ impl Collector<'_> {
             differ("presence", presence(old), presence(new));
         }
         let name = &new.full_name;
-        self.compare(
+        let renamed_from = (new.name != old.name).then_some(old.full_name.as_str());
+        self.compare_renamed(
+            renamed_from,
             (name, field_kind(new)),
             sides,
             differences,
@@ -481,7 +667,10 @@ impl Collector<'_> {
             }
             let sides = (at(pair.new_file, new.span), at(pair.old_file, old.span));
             let full = name(pair.new_enum, &new.name);
-            self.compare(
+            let old_full = name(pair.old_enum, &old.name);
+            let renamed_from = (new.name != old.name).then_some(old_full.as_str());
+            self.compare_renamed(
+                renamed_from,
                 (&full, element::ENUM_VALUE),
                 sides,
                 differences,
@@ -510,7 +699,7 @@ impl Collector<'_> {
                         code(name),
                         code(&value_words(&n.value))
                     );
-                    self.changed(what, (at(new.file, n.span), old), description);
+                    self.changed_on(Shown::New, what, (at(new.file, n.span), old), description);
                 }
                 (None, Some(o)) => {
                     let description = format!(
@@ -518,7 +707,7 @@ impl Collector<'_> {
                         code(name),
                         code(&value_words(&o.value))
                     );
-                    self.changed(what, (new, at(old.file, o.span)), description);
+                    self.changed_on(Shown::Old, what, (new, at(old.file, o.span)), description);
                 }
                 (Some(n), Some(o)) if n.value != o.value => {
                     let description = format!(
@@ -544,8 +733,8 @@ impl Collector<'_> {
             return;
         }
         let (new_doc, old_doc) = (
-            comments::doc(new.file, new.span),
-            comments::doc(old.file, old.span),
+            crate::model::doc_comment(new.file, new.span),
+            crate::model::doc_comment(old.file, old.span),
         );
         if new_doc == old_doc {
             return;
@@ -578,7 +767,8 @@ impl Collector<'_> {
             .filter(|r| !old_set.contains(&(r.start, r.end)))
         {
             let description = format!("reserved {} added", range_words(r));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 (owner, element::RESERVATION, Class::Patch),
                 (at(new.file, r.span), old),
                 description,
@@ -589,7 +779,8 @@ impl Collector<'_> {
             .filter(|r| !new_set.contains(&(r.start, r.end)))
         {
             let description = format!("reserved {} removed", range_words(r));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 (owner, element::RESERVATION, Class::Minor),
                 (new, at(old.file, r.span)),
                 description,
@@ -602,7 +793,8 @@ impl Collector<'_> {
             .filter(|n| !old_set.contains(n.name.as_str()))
         {
             let description = format!("reserved name {} added", quoted(&n.name));
-            self.changed(
+            self.changed_on(
+                Shown::New,
                 (owner, element::RESERVATION, Class::Patch),
                 (at(new.file, n.span), old),
                 description,
@@ -613,7 +805,8 @@ impl Collector<'_> {
             .filter(|n| !new_set.contains(n.name.as_str()))
         {
             let description = format!("reserved name {} removed", quoted(&n.name));
-            self.changed(
+            self.changed_on(
+                Shown::Old,
                 (owner, element::RESERVATION, Class::Minor),
                 (new, at(old.file, n.span)),
                 description,
@@ -727,6 +920,13 @@ fn signature(m: &crate::model::Method) -> String {
         stream(m.server_streaming),
         m.output_type
     )
+}
+
+/// `renamed from `acme.v1.Old` (same 3 fields)`, and where it moved if it did.
+fn renamed_words(old_name: &str, members: String, new: &File, old: &File) -> Vec<String> {
+    let mut words = vec![format!("renamed from {} (same {members})", code(old_name))];
+    words.extend(moved(new, old));
+    words
 }
 
 fn moved(new: &File, old: &File) -> Vec<String> {

@@ -11,7 +11,8 @@
 mod attach;
 mod classify;
 mod collect;
-mod comments;
+
+mod renames;
 #[cfg(test)]
 mod tests;
 
@@ -50,6 +51,9 @@ pub enum Kind {
     Added,
     Removed,
     Changed,
+    /// The same element under another name: a field or value of the same number, or a
+    /// message, enum, service or rpc of the same contents (as `check`'s cause grouping finds).
+    Renamed,
 }
 
 impl Kind {
@@ -58,6 +62,7 @@ impl Kind {
             Kind::Added => "added",
             Kind::Removed => "removed",
             Kind::Changed => "changed",
+            Kind::Renamed => "renamed",
         }
     }
 }
@@ -79,6 +84,15 @@ pub mod element {
     pub const IMPORT: &str = "import";
 }
 
+/// The sides a change is seen on: an addition on the new side, a removal on the old one,
+/// an option set on the new side only (the old side's place is just its element).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    New,
+    Old,
+    Both,
+}
+
 /// One change to one element.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -88,6 +102,8 @@ pub struct Change {
     /// changes. Options, reservations and comments name the element they belong to.
     pub element: String,
     pub element_kind: &'static str,
+    /// For a rename: the element's old full name.
+    pub renamed_from: Option<String>,
     /// Relative to ROOT: the new side's file, or the old side's for a removal.
     pub path: String,
     /// 1-based line on the side `path` names.
@@ -100,7 +116,10 @@ pub struct Change {
     pub unstable: Option<String>,
     /// The package the element belongs to.
     pub package: String,
-    /// Where the change is on each side (path relative to ROOT), for attaching findings.
+    /// Which sides' snippets show the change.
+    pub(crate) shown: Shown,
+    /// Where the change is on each side (path relative to ROOT), for attaching findings and
+    /// for snippets.
     pub(crate) new_at: Option<(String, Span)>,
     pub(crate) old_at: Option<(String, Span)>,
     /// The class the change has without findings.
@@ -108,6 +127,20 @@ pub struct Change {
 }
 
 impl Change {
+    /// Where the change is listed: by file; in a file, what the new side has first, by its
+    /// line, then what it lost, by the line it had on the old side (line numbers of the two
+    /// sides do not interleave).
+    fn order(&self) -> impl Ord + '_ {
+        (
+            &self.path,
+            self.kind == Kind::Removed,
+            self.start_line,
+            &self.element,
+            self.element_kind,
+            &self.description,
+        )
+    }
+
     /// The rule ids of its findings, sorted and distinct.
     pub fn rules(&self) -> Vec<&'static str> {
         let mut ids: Vec<&'static str> = self.findings.iter().map(|f| f.rule).collect();
@@ -120,7 +153,7 @@ impl Change {
 /// Every change of a check, and what they add up to.
 #[derive(Debug, Clone, Default)]
 pub struct Review {
-    /// Sorted by path, then line, then element.
+    /// Sorted by path; in a path, new-side changes by line, then removals by old line.
     pub changes: Vec<Change>,
 }
 
@@ -142,14 +175,9 @@ impl Review {
     }
 }
 
-/// Lists every change of every compared module and classes each with the check's findings
-/// (paths relative to ROOT, as the check reports them).
-pub fn review(modules: &[Compared], findings: &[Finding]) -> Review {
-    let mut changes = Vec::new();
-    for module in modules {
-        let diff = Diff::new(&module.old.schema, &module.new.schema);
-        changes.extend(collect::changes(&diff, module));
-    }
+/// Hangs the check's findings (paths relative to ROOT, as the check reports them) on the
+/// changes [`changes`] listed for each compared module, and classes each.
+pub fn review(mut changes: Vec<Change>, modules: &[Compared], findings: &[Finding]) -> Review {
     attach::findings(&mut changes, findings);
     let packages = packages(modules);
     for change in &mut changes {
@@ -159,23 +187,14 @@ pub fn review(modules: &[Compared], findings: &[Finding]) -> Review {
         classify::class(change);
     }
     classify::with_their_file(&mut changes);
-    changes.sort_by(|a, b| {
-        (
-            &a.path,
-            a.start_line,
-            &a.element,
-            a.element_kind,
-            &a.description,
-        )
-            .cmp(&(
-                &b.path,
-                b.start_line,
-                &b.element,
-                b.element_kind,
-                &b.description,
-            ))
-    });
+    changes.sort_by(|a, b| a.order().cmp(&b.order()));
     Review { changes }
+}
+
+/// Every change of one compared module, from the diff of its two builds (the one the rules
+/// read): findings not yet attached.
+pub fn changes(diff: &Diff, module: &Compared) -> Vec<Change> {
+    collect::changes(diff, module)
 }
 
 /// Each compared file's package, by its path relative to ROOT (new side first).

@@ -16,7 +16,9 @@ fn lines(old: &str, new: &str) -> Vec<String> {
         old_external: Default::default(),
         new_external: Default::default(),
     };
-    review(&[module], &[])
+    let diff = Diff::new(&module.old.schema, &module.new.schema);
+    let changes = changes(&diff, &module);
+    review(changes, std::slice::from_ref(&module), &[])
         .changes
         .iter()
         .map(|c| {
@@ -64,10 +66,10 @@ fn members_options_and_reservations() {
             "a.proto:4 patch changed reservation p.v1.M: reserved 2 added",
             "a.proto:5 minor changed field p.v1.M.a: type `int32` → `int64`",
             "a.proto:5 minor changed option p.v1.M.a: option `deprecated` set to `true`",
-            // A removal's line is on the old side.
-            "a.proto:5 minor removed field p.v1.M.b: field `b` = 2 (int32) deleted",
             "a.proto:6 minor added field p.v1.M.c: new field `c` = 3 (string)",
             "a.proto:10 minor added enum_value p.v1.E.E_ONE: new value `E_ONE` = 1",
+            // A removal's line is on the old side: removals come after the new side's lines.
+            "a.proto:5 minor removed field p.v1.M.b: field `b` = 2 (int32) deleted",
         ]
     );
 }
@@ -91,4 +93,57 @@ fn unstable_packages() {
     for p in ["a.v1", "v0", "a.v01", "a.b", ""] {
         assert!(!is_unstable(p), "{p}");
     }
+}
+
+#[test]
+fn renames_are_one_change_each() {
+    let old = "syntax = \"proto3\";\npackage p.v1;\nmessage Order {\n  int32 qty = 1;\n  message Line { int32 n = 1; }\n}\nenum Color {\n  COLOR_UNSPECIFIED = 0;\n  COLOR_RED = 1;\n}\nservice Old {\n  rpc Ping(Order) returns (Order);\n}\nservice Shop {\n  rpc Get(Order) returns (Order);\n}\n";
+    let new = "syntax = \"proto3\";\npackage p.v1;\nmessage Purchase {\n  int32 quantity = 1;\n  message Line { int32 n = 1; }\n}\nenum Hue {\n  COLOR_UNSPECIFIED = 0;\n  COLOR_RED = 1;\n}\nservice New {\n  rpc Ping(Purchase) returns (Purchase);\n}\nservice Shop {\n  rpc Fetch(Purchase) returns (Purchase);\n}\n";
+    // Field names are not part of a message's contents; rpc types follow the renamed message
+    // (the signatures differ, so the services and the rpc do not match by shape).
+    assert_eq!(
+        lines(old, new),
+        [
+            "a.proto:3 minor renamed message p.v1.Purchase: renamed from `p.v1.Order` (same 1 field)",
+            "a.proto:5 minor renamed message p.v1.Purchase.Line: renamed from `p.v1.Order.Line` (same 1 field)",
+            "a.proto:7 minor renamed enum p.v1.Hue: renamed from `p.v1.Color` (same 2 values)",
+            "a.proto:11 minor added service p.v1.New: new service (1 rpc)",
+            "a.proto:15 minor added rpc p.v1.Shop.Fetch: new rpc `Fetch(p.v1.Purchase) returns (p.v1.Purchase)`",
+            "a.proto:11 minor removed service p.v1.Old: service deleted (1 rpc)",
+            "a.proto:15 minor removed rpc p.v1.Shop.Get: rpc `Get(p.v1.Order) returns (p.v1.Order)` deleted",
+        ]
+    );
+}
+
+#[test]
+fn services_rpcs_fields_and_values_renamed() {
+    let old = "syntax = \"proto3\";\npackage p.v1;\nmessage M {\n  int32 count = 1;\n}\nenum E {\n  E_UNSPECIFIED = 0;\n  E_RED = 1;\n}\nservice Old {\n  rpc Ping(M) returns (M);\n}\nservice Shop {\n  rpc Get(M) returns (M);\n}\n";
+    let new = "syntax = \"proto3\";\npackage p.v1;\nmessage M {\n  int32 total = 1;\n}\nenum E {\n  E_UNSPECIFIED = 0;\n  E_CRIMSON = 1;\n}\nservice New {\n  rpc Ping(M) returns (M);\n}\nservice Shop {\n  rpc Fetch(M) returns (M);\n}\n";
+    assert_eq!(
+        lines(old, new),
+        [
+            "a.proto:4 minor renamed field p.v1.M.total: name `count` → `total`; json_name `count` → `total`",
+            "a.proto:8 minor renamed enum_value p.v1.E.E_CRIMSON: name `E_RED` → `E_CRIMSON`",
+            "a.proto:10 minor renamed service p.v1.New: renamed from `p.v1.Old` (same 1 rpc)",
+            "a.proto:14 minor renamed rpc p.v1.Shop.Fetch: renamed from `Get` (same signature `(p.v1.M) returns (p.v1.M)`)",
+        ]
+    );
+}
+
+#[test]
+fn an_ambiguous_rpc_or_a_changed_message_is_no_rename() {
+    // Two rpcs of one signature removed and two added: which became which is a guess.
+    let old = "syntax = \"proto3\";\npackage p.v1;\nmessage M {\n  int32 a = 1;\n}\nmessage Old {\n  int32 a = 1;\n}\nservice S {\n  rpc A(M) returns (M);\n  rpc B(M) returns (M);\n}\n";
+    let new = "syntax = \"proto3\";\npackage p.v1;\nmessage M {\n  int32 a = 1;\n}\nmessage New {\n  int64 a = 1;\n}\nservice S {\n  rpc C(M) returns (M);\n  rpc D(M) returns (M);\n}\n";
+    assert_eq!(
+        lines(old, new),
+        [
+            "a.proto:6 minor added message p.v1.New: new message (1 field)",
+            "a.proto:10 minor added rpc p.v1.S.C: new rpc `C(p.v1.M) returns (p.v1.M)`",
+            "a.proto:11 minor added rpc p.v1.S.D: new rpc `D(p.v1.M) returns (p.v1.M)`",
+            "a.proto:6 minor removed message p.v1.Old: message deleted (1 field)",
+            "a.proto:10 minor removed rpc p.v1.S.A: rpc `A(p.v1.M) returns (p.v1.M)` deleted",
+            "a.proto:11 minor removed rpc p.v1.S.B: rpc `B(p.v1.M) returns (p.v1.M)` deleted",
+        ]
+    );
 }

@@ -12,7 +12,7 @@ mod text;
 
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
-pub use image::{is_image, positions_warning, ImageTree};
+pub use image::{image_warning, is_image, positions_warning, ImageTree};
 pub use open::{open_sides, shown, NewSide, Request, Snapshot};
 pub use text::{IndexedText, SourceText};
 
@@ -44,6 +44,75 @@ pub trait Tree: Send + Sync {
     fn positions(&self) -> bool {
         true
     }
+    /// `path` (relative to the base) as the user names the file: from the working
+    /// directory, as findings show paths (see [`Shown`]).
+    fn shown(&self, path: &str) -> String {
+        path.to_string()
+    }
+    /// When positions are not the user's ([`Tree::positions`] is false): where what
+    /// `start`..`end` (1-based line, column) of `path`'s text shows lies in the user's file,
+    /// if the tree knows (an image with source info), as 1-based (start line, start column,
+    /// end line, end column exclusive).
+    fn original_span(&self, _path: &str, _start: (u32, u32), _end: (u32, u32)) -> Option<[u32; 4]> {
+        None
+    }
+}
+
+/// A tree whose paths diagnostics show from the working directory: `prefix` is where its
+/// base lies as the user gave it (`proto/`, `../old/`), so a parse error in `acme/a.proto`
+/// names `proto/acme/a.proto`, as the findings do.
+pub struct Shown {
+    inner: Arc<dyn Tree>,
+    prefix: String,
+}
+
+impl Shown {
+    /// `tree`, whose base is the directory `dir` (relative to the working directory).
+    pub fn wrap(tree: Arc<dyn Tree>, dir: &std::path::Path) -> Arc<dyn Tree> {
+        Arc::new(Shown {
+            inner: tree,
+            prefix: path_prefix(dir),
+        })
+    }
+}
+
+impl Tree for Shown {
+    fn label(&self) -> &str {
+        self.inner.label()
+    }
+    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+        self.inner.read(path)
+    }
+    fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
+        self.inner.list_protos(dir)
+    }
+    fn blob_id(&self, path: &str) -> Option<BlobId> {
+        self.inner.blob_id(path)
+    }
+    fn positions(&self) -> bool {
+        self.inner.positions()
+    }
+    fn shown(&self, path: &str) -> String {
+        format!("{}{}", self.prefix, self.inner.shown(path))
+    }
+    fn original_span(&self, path: &str, start: (u32, u32), end: (u32, u32)) -> Option<[u32; 4]> {
+        self.inner.original_span(path, start, end)
+    }
+}
+
+/// A directory as a prefix of the paths under it: `proto/` for `proto` or `./proto/`,
+/// empty for `.`.
+pub fn path_prefix(dir: &std::path::Path) -> String {
+    let text = dir.to_string_lossy().replace('\\', "/");
+    let mut text = text
+        .trim_start_matches("./")
+        .trim_end_matches('/')
+        .to_string();
+    if text.is_empty() || text == "." {
+        return String::new();
+    }
+    text.push('/');
+    text
 }
 
 /// A git object id (SHA-1) naming a file's bytes.
@@ -146,7 +215,11 @@ impl ImportResolver for TreeResolver {
             if let Some(text) = root.tree.read(&join(&root.dir, import_path))? {
                 return Ok(Some(SourceFile {
                     path: import_path.to_string(),
-                    display_name: format!("{} @ {}", import_path, root.tree.label()),
+                    display_name: format!(
+                        "{} @ {}",
+                        root.tree.shown(&join(&root.dir, import_path)),
+                        root.tree.label()
+                    ),
                     text: text.into(),
                 }));
             }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use miette::{miette, Report};
 
 use super::{
-    is_image, normalize, positions_warning, FsTree, GitTree, ImageTree, IndexTree, Repo, Tree,
+    image_warning, is_image, normalize, FsTree, GitTree, ImageTree, IndexTree, Repo, Shown, Tree,
 };
 
 /// Where the new side comes from.
@@ -186,7 +186,7 @@ fn worktree_side(opts: &Request, label: &str) -> Result<Snapshot, Report> {
         .map(|dir| disk_include(dir, label))
         .collect::<Result<_, _>>()?;
     Ok(Snapshot {
-        root: Arc::new(FsTree::new(opts.root, label)),
+        root: Shown::wrap(Arc::new(FsTree::new(opts.root, label)), opts.root),
         includes,
     })
 }
@@ -195,7 +195,7 @@ fn worktree_side(opts: &Request, label: &str) -> Result<Snapshot, Report> {
 /// imports too), and a warning that its positions are not the user's.
 fn image_side(path: &Path, label: &str, warnings: &mut Vec<Report>) -> Result<Snapshot, Report> {
     let tree = ImageTree::open(path, label)?;
-    warnings.push(positions_warning(label));
+    warnings.push(image_warning(label, &tree));
     Ok(Snapshot {
         root: Arc::new(tree),
         includes: Vec::new(),
@@ -210,7 +210,7 @@ fn dir_side(opts: &Request, dir: &Path) -> Result<Snapshot, Report> {
         .map(|inc| disk_include(inc, label))
         .collect::<Result<_, _>>()?;
     Ok(Snapshot {
-        root: Arc::new(FsTree::new(dir, label)),
+        root: Shown::wrap(Arc::new(FsTree::new(dir, label)), dir),
         includes,
     })
 }
@@ -228,7 +228,7 @@ fn revision_include(
         return outside_include(dir, label);
     };
     match in_revision(&path)? {
-        Some(include) => Ok(include),
+        Some(include) => Ok(Shown::wrap(include, dir)),
         None => untracked_include(dir, &path, label),
     }
 }
@@ -236,7 +236,7 @@ fn revision_include(
 /// An include root outside the repository: a dependencies directory anywhere on disk.
 fn outside_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
     if dir.is_dir() {
-        return Ok(Arc::new(FsTree::new(dir, "disk")));
+        return Ok(Shown::wrap(Arc::new(FsTree::new(dir, "disk")), dir));
     }
     Err(miette!(
         help = "an -I directory outside the repository is read from disk for both sides",
@@ -249,7 +249,7 @@ fn outside_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
 /// git-ignored directory): read from disk for every revision, since no revision has it.
 fn untracked_include(dir: &Path, path: &str, label: &str) -> Result<Arc<dyn Tree>, Report> {
     if dir.is_dir() {
-        return Ok(Arc::new(FsTree::new(dir, "working tree")));
+        return Ok(Shown::wrap(Arc::new(FsTree::new(dir, "working tree")), dir));
     }
     Err(miette!(
         "{} @ {label}: include root does not exist at this revision, nor on disk",
@@ -264,7 +264,7 @@ fn disk_include(dir: &Path, label: &str) -> Result<Arc<dyn Tree>, Report> {
             dir.display()
         ));
     }
-    Ok(Arc::new(FsTree::new(dir, label)))
+    Ok(Shown::wrap(Arc::new(FsTree::new(dir, label)), dir))
 }
 
 fn git_side(opts: &Request, repo: &Repo, tree: git2::Oid, label: &str) -> Result<Snapshot, Report> {
@@ -282,7 +282,7 @@ fn git_side(opts: &Request, repo: &Repo, tree: git2::Oid, label: &str) -> Result
         })?);
     }
     Ok(Snapshot {
-        root: Arc::new(root),
+        root: Shown::wrap(Arc::new(root), opts.root),
         includes,
     })
 }
@@ -298,7 +298,7 @@ fn index_side(opts: &Request, repo: &Repo) -> Result<Snapshot, Report> {
         })?);
     }
     Ok(Snapshot {
-        root: Arc::new(root),
+        root: Shown::wrap(Arc::new(root), opts.root),
         includes,
     })
 }

@@ -2,20 +2,22 @@
 
 use super::Span;
 
-#[derive(Debug, Clone, PartialEq)]
+/// What a token is. Literal values are not stored: a token is 16 bytes and `Copy`, so lexing
+/// allocates nothing per token; the parser reads the few values it needs from the text
+/// (`parse::lexer::int_value`, `float_value`, `string_value`), which the lexer has checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
-    /// An identifier or keyword; its text is `text[span]` (not copied: lexing stays
-    /// allocation-free for the most common token).
+    /// An identifier or keyword; its text is `text[span]`.
     Ident,
-    /// An integer literal; `None` when it does not fit in 64 bits.
-    Int(Option<u64>),
-    Float(f64),
+    /// An integer literal (one the lexer refused reads as 0).
+    Int,
+    Float,
     /// A string literal (adjacent literals are NOT joined here; the parser joins them).
-    Str(Vec<u8>),
+    Str,
     Symbol(char),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {
     pub kind: TokenKind,
     pub span: Span,
@@ -24,10 +26,10 @@ pub struct Token {
 impl Token {
     /// How the token reads in an error message: `` `foo` ``, `` `;` ``, `string literal`.
     pub fn describe(&self, text: &str) -> String {
-        match &self.kind {
+        match self.kind {
             TokenKind::Ident => format!("`{}`", &text[self.span.range()]),
-            TokenKind::Int(_) | TokenKind::Float(_) => "number".to_string(),
-            TokenKind::Str(_) => "string literal".to_string(),
+            TokenKind::Int | TokenKind::Float => "number".to_string(),
+            TokenKind::Str => "string literal".to_string(),
             TokenKind::Symbol(c) => format!("`{c}`"),
         }
     }

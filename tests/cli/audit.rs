@@ -419,9 +419,11 @@ fn the_cache_serves_a_second_run() {
         brief(&warm, &warm.findings()),
         brief(&cold, &cold.findings())
     );
-    // A damaged cache is rebuilt, not trusted.
+    // A damaged cache is rebuilt, not trusted. (The finished walk is stored on its own and
+    // would serve the same revision without the summaries: remove it to reach them.)
     let file = repo.path().join(".git/protocompat/summaries.bin");
     std::fs::write(&file, b"garbage").unwrap();
+    std::fs::remove_file(repo.path().join(".git/protocompat/ledger.bin")).unwrap();
     let rebuilt = build(&opts);
     assert_eq!(rebuilt.stats.blobs_parsed, 2);
 }
@@ -1158,6 +1160,92 @@ fn the_ledger_cache_serves_the_same_revision_only() {
         brief(&moved, &moved.findings()),
         brief(&build(&options(&repo)), &build(&options(&repo)).findings())
     );
+}
+
+/// Every finding in full (places, blobs, spans, commits), with the commits it cites.
+fn exact(h: &History) -> Vec<String> {
+    let findings = h.findings();
+    let mut out = brief(h, &findings);
+    out.extend(findings.iter().map(|f| format!("{f:?}")));
+    out.extend(h.commits.iter().map(|c| format!("{} {}", c.oid, c.subject)));
+    out
+}
+
+/// A new commit on top of a cached walk reads only that commit and extends the stored
+/// ledger, which then equals a walk from scratch in every detail.
+#[test]
+fn a_new_commit_extends_the_cached_ledger() {
+    let repo = reused_history();
+    let mut opts = options(&repo);
+    opts.cache = true;
+    let cold = build(&opts);
+    assert!(!cold.stats.ledger_cached && !cold.stats.ledger_extended);
+    assert_eq!(cold.stats.commits_read, 3);
+    // A commit that leaves the schema alone, then one that reuses 3 and deletes 2.
+    repo.write("README.md", "docs\n");
+    repo.commit("docs");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 3;\n}}\n"),
+    );
+    repo.commit("add vip, drop created_at");
+    let extended = build(&opts);
+    assert!(extended.stats.ledger_extended && !extended.stats.ledger_cached);
+    assert_eq!(extended.stats.commits_read, 2);
+    assert_eq!(extended.stats.commits_walked, 5);
+    let scratch = build(&options(&repo));
+    assert_eq!(exact(&extended), exact(&scratch));
+    assert_eq!(
+        brief(&extended, &extended.findings()),
+        [
+            "FIELD_DELETED_NOT_RESERVED acme.v1.User 2 warning [created_at int64: add created_at..add vip, drop created_at]",
+            "FIELD_NUMBER_REUSED acme.v1.User 2 error [email string: add user..drop email and phone] -> [created_at int64: add created_at]",
+            "FIELD_NUMBER_REUSED acme.v1.User 3 error [phone string: add user..drop email and phone] -> [vip bool: add vip, drop created_at]",
+        ]
+    );
+    // The extended walk is stored in turn: the same revision again walks nothing.
+    let warm = build(&opts);
+    assert!(warm.stats.ledger_cached);
+    assert_eq!(warm.stats.commits_read, 0);
+    assert_eq!(exact(&warm), exact(&scratch));
+}
+
+/// A rewritten history (the cached tip is no longer an ancestor: a force push, an amend) is
+/// walked again from scratch, and so is a damaged ledger file.
+#[test]
+fn a_rewritten_history_or_a_damaged_ledger_is_walked_again() {
+    let repo = reused_history();
+    let mut opts = options(&repo);
+    opts.cache = true;
+    build(&opts);
+    repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 2;\n}}\n"),
+    );
+    repo.commit("add vip instead");
+    let rewritten = build(&opts);
+    assert!(!rewritten.stats.ledger_cached && !rewritten.stats.ledger_extended);
+    assert_eq!(rewritten.stats.commits_read, 3);
+    assert_eq!(exact(&rewritten), exact(&build(&options(&repo))));
+    assert!(brief(&rewritten, &rewritten.findings())
+        .iter()
+        .all(|f| !f.contains("created_at")));
+
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    repo.commit("drop vip");
+    let file = repo.path().join(".git/protocompat/ledger.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let rebuilt = build(&opts);
+    assert!(!rebuilt.stats.ledger_cached && !rebuilt.stats.ledger_extended);
+    assert_eq!(rebuilt.stats.commits_read, 4);
+    assert_eq!(exact(&rebuilt), exact(&build(&options(&repo))));
 }
 
 /// A number reused in a message that was itself gone in between (deleted, then recreated)

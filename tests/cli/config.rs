@@ -104,43 +104,59 @@ fn deprecated_ids_warn_and_select_replacements() {
 }
 
 #[test]
-fn error_format_is_an_alias_and_text_is_the_default() {
+fn error_format_prints_bufs_output_and_text_is_the_default() {
     let dir = sides("version: v1\n");
     let new = dir.path().join("new");
-    let out = run(
-        &new,
-        &[
-            "check",
-            ".",
-            "--against",
-            "../old",
-            "--error-format",
-            "json",
-        ],
+    let check = |format: &[&str]| {
+        let out = run(
+            &new,
+            &[&["check", ".", "--against", "../old"], format].concat(),
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // `--error-format` is buf's output, byte for byte, as `protocompat breaking` prints it.
+    // buf's JSON: one object per line.
+    let json = check(&["--error-format", "json"]);
+    assert!(json
+        .lines()
+        .all(|line| serde_json::from_str::<serde_json::Value>(line).is_ok()));
+    assert!(
+        json.starts_with("{\"path\":\"proto/a/a.proto\",\"start_line\":3,\"start_column\":13,"),
+        "{json}"
     );
-    assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok());
-    // buf's `text` is its one-line format: our `short`.
-    let out = run(
-        &new,
-        &[
-            "check",
-            ".",
-            "--against",
-            "../old",
-            "--error-format",
-            "text",
-        ],
+    let text = check(&["--error-format", "text"]);
+    assert!(
+        text.starts_with("proto/a/a.proto:3:13:Field \"1\""),
+        "{text}"
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    // protocompat's one-line format is `--format short`.
+    let text = check(&["--format", "short"]);
     assert!(
         text.starts_with("proto/a/a.proto:3:13: error[FIELD_SAME_TYPE]: "),
         "{text}"
     );
     // The default is the rich text format: rule id as the code, the snippet of both sides.
-    let out = run(&new, &["check", ".", "--against", "../old"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = check(&[]);
     assert!(text.starts_with("FIELD_SAME_TYPE\n"), "{text}");
     assert!(text.contains("╭─[proto/a/a.proto:3:13]"), "{text}");
+    // Our own formats are not buf's: an error that points to --format.
+    let out = run(
+        &new,
+        &[
+            "check",
+            ".",
+            "--against",
+            "../old",
+            "--error-format",
+            "sarif",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("are `--format`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[cfg(unix)]

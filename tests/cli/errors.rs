@@ -226,3 +226,51 @@ fn an_unwritable_stderr_keeps_the_exit_code() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Paths in errors are named from the working directory, as findings are: a parse error, a
+/// missing import, a name that does not resolve, on the new side, an old revision and an old
+/// directory, with the revision, whatever the output format.
+#[test]
+fn paths_in_errors_start_from_the_working_directory() {
+    let repo = one_commit();
+    repo.write("proto/buf.yaml", "version: v1\n");
+    repo.commit("c2: a module at proto");
+    let broken = [
+        (
+            "syntax = \"proto3\";\n\nmessage Order {\n  string id = ;\n}\n",
+            "proto/acme/v1/order.proto @ working tree:4:15",
+        ),
+        (
+            "syntax = \"proto3\";\nimport \"acme/v1/gone.proto\";\nmessage Order {}\n",
+            "proto/acme/v1/order.proto @ working tree:2:1",
+        ),
+        (
+            "syntax = \"proto3\";\nmessage Order {\n  Missing id = 1;\n}\n",
+            "proto/acme/v1/order.proto @ working tree:3:3",
+        ),
+    ];
+    for (text, shown) in broken {
+        repo.write("proto/acme/v1/order.proto", text);
+        for format in ["text", "json", "github", "sarif"] {
+            let err = check_fails(
+                repo.path(),
+                &["proto", "--against", "HEAD", "--format", format],
+            );
+            assert_mentions(&err, &[&format!("╭─[{shown}]")]);
+        }
+    }
+    // The old side: a revision of ROOT `proto`, and a directory beside it.
+    repo.commit("c3: broken");
+    repo.write("proto/acme/v1/order.proto", GOOD);
+    let err = check_fails(repo.path(), &["proto", "--against", "HEAD"]);
+    assert_mentions(&err, &["╭─[proto/acme/v1/order.proto @ HEAD:3:3]"]);
+    let old = repo.path().join("old");
+    std::fs::create_dir_all(old.join("acme/v1")).unwrap();
+    std::fs::write(
+        old.join("acme/v1/order.proto"),
+        "syntax = \"proto3\";\nmessage Order {\n  string id = ;\n}\n",
+    )
+    .unwrap();
+    let err = check_fails(&repo.path().join("proto"), &[".", "--against", "../old"]);
+    assert_mentions(&err, &["╭─[../old/acme/v1/order.proto @ ../old:3:15]"]);
+}

@@ -240,14 +240,18 @@ fn msvs_and_junit_match_buf_byte_for_byte_except_the_deleted_file() {
             .current_dir(scenario())
             .output()
             .expect("buf runs");
-        let theirs = String::from_utf8_lossy(&theirs.stdout)
+        let raw = String::from_utf8_lossy(&theirs.stdout).into_owned();
+        let theirs = raw
             .replace("&lt;input&gt;", "new/acme/v1/legacy")
             .replace("<input>", "new/acme/v1/legacy.proto");
-        let (ours, _) = run(&["--error-format", format]);
+        let (ours, _) = run(&["--format", format]);
         assert_eq!(
             ours,
             theirs.replace("new/acme/v1/legacy:1:1", "new/acme/v1/legacy.proto:1:1"),
             "{format}"
         );
+        // `--error-format` is buf's output itself.
+        let (bufs, _) = run(&["--error-format", format]);
+        assert_eq!(bufs, raw, "{format}");
     }
 }

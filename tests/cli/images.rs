@@ -1,6 +1,7 @@
-//! Image inputs: protoc descriptor sets (testdata/images, made as its README says) on either
-//! side. An image is written back as .proto text and read by the normal front end; its
-//! positions are not the user's, so its side's findings are at 1:1 and a warning says so.
+//! Image inputs: protoc descriptor sets and buf images (testdata/images, made as its READMEs
+//! say) on either side. An image is written back as .proto text and read by the normal front
+//! end; its positions are not the user's, so its side's findings are placed by the image's
+//! source info when it has some, else at 1:1 with a warning saying so.
 
 use std::path::{Path, PathBuf};
 
@@ -147,9 +148,118 @@ fn what_is_not_a_readable_image_is_an_error() {
         stderr.contains("junk.binpb: not a descriptor set"),
         "{stderr}"
     );
+    // `{}` is an empty set in JSON; a JSON document of another shape is not an image.
     let stderr = support::check_fails(dir.path(), &["new", "--against", "image.json"]);
     assert!(
-        stderr.contains("image.json: JSON images are not supported"),
+        stderr.contains("image.json: the descriptor set holds no file"),
         "{stderr}"
     );
+    std::fs::write(dir.path().join("image.json"), b"{\"file\": 3}").unwrap();
+    let stderr = support::check_fails(dir.path(), &["new", "--against", "image.json"]);
+    assert!(stderr.contains("image.json: not a JSON image"), "{stderr}");
+}
+
+fn sourceinfo() -> PathBuf {
+    images().join("sourceinfo")
+}
+
+/// buf's default image: source info, and the dependency module's file marked as an import.
+#[test]
+fn buf_images_keep_imports_out_and_place_findings_by_source_info() {
+    let (out, stderr, code) = run(
+        &sourceinfo(),
+        &[
+            "breaking",
+            "buf-new.binpb",
+            "--against",
+            "buf-old.binpb",
+            "--error-format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 100, "{stderr}");
+    // buf 1.75.0 with --exclude-imports (protocompat never compares imported files): the
+    // change to the imported ext/money.proto is not reported, and every span is buf's.
+    let recorded = std::fs::read_to_string(sourceinfo().join("buf-breaking.json.out")).unwrap();
+    assert_eq!(out, recorded);
+    assert!(!stderr.contains(POSITIONS), "{stderr}");
+}
+
+/// protoc's `--include_source_info`: the same spans; a descriptor set has no import
+/// markers, so every file in it is compared, as buf does.
+#[test]
+fn protoc_sets_with_source_info_give_what_buf_gives() {
+    let (out, stderr, code) = run(
+        &sourceinfo(),
+        &[
+            "breaking",
+            "protoc-new.binpb",
+            "--against",
+            "protoc-old.binpb",
+            "--error-format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 100, "{stderr}");
+    let recorded =
+        std::fs::read_to_string(sourceinfo().join("buf-breaking-protoc.json.out")).unwrap();
+    assert_eq!(out, recorded);
+}
+
+/// Sources against an image with source info: every old-side location is where the same
+/// comparison against the sources of that image puts it (only the path differs: the image
+/// names its files as its module does), not 1:1.
+#[test]
+fn the_old_side_of_an_image_with_source_info_points_at_its_lines() {
+    let previous = |against: &[&str]| {
+        let args = [&["new/proto", "-I", "new/vendor", "--against"][..], against].concat();
+        let (code, _, doc) = support::check_json(&sourceinfo(), &args);
+        assert_eq!(code, 1, "{against:?}");
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let p = &f["previous"];
+                format!(
+                    "{} {}:{}-{}:{}",
+                    f["rule"], p["start_line"], p["start_column"], p["end_line"], p["end_column"]
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let from_image = previous(&["buf-old.binpb"]);
+    assert_eq!(from_image, previous(&["old/proto", "-I", "old/vendor"]));
+    assert_eq!(
+        from_image,
+        [
+            "\"FIELD_NO_DELETE\" 8:1-12:2",
+            "\"FIELD_SAME_TYPE\" 9:3-9:8",
+            "\"FIELD_SAME_JSON_NAME\" 9:3-9:16",
+            "\"FIELD_SAME_JSON_NAME\" 10:3-10:23",
+            "\"FIELD_SAME_NAME\" 10:13-10:18",
+        ]
+    );
+}
+
+/// `buf build -o x.json`: the same image in protobuf's JSON mapping gives the same findings,
+/// import markers and source info included, on either side and mixed with a binary one.
+#[test]
+fn json_images_give_what_binary_images_give() {
+    let recorded = std::fs::read_to_string(sourceinfo().join("buf-breaking.json.out")).unwrap();
+    for (new, old) in [
+        ("buf-new.json", "buf-old.json"),
+        ("buf-new.json", "buf-old.binpb"),
+        ("buf-new.binpb", "buf-old.json"),
+    ] {
+        let (out, stderr, code) = run(
+            &sourceinfo(),
+            &["breaking", new, "--against", old, "--error-format", "json"],
+        );
+        assert_eq!(
+            (out.as_str(), code),
+            (recorded.as_str(), 100),
+            "{new} {old}: {stderr}"
+        );
+    }
 }

@@ -152,12 +152,12 @@ fn every_class_in_json_with_the_findings_behind_them() {
             "patch changed reservation acme.v1.Order acme/v1/order.proto:7: reserved 4 added []",
             "patch changed reservation acme.v1.Order acme/v1/order.proto:8: reserved name `note` added []",
             "major changed field acme.v1.Order.discount_percent acme/v1/order.proto:10: label `optional` → `(none)` [FIELD_PRESENCE_CHANGED FIELD_SAME_CARDINALITY]",
-            "major removed field acme.v1.Order.note acme/v1/order.proto:10: field `note` = 4 (string) deleted [FIELD_NO_DELETE]",
             "major changed field acme.v1.Order.stock_delta acme/v1/order.proto:11: type `int64` → `sint64` [FIELD_SAME_TYPE FIELD_VARINT_ENCODING_CHANGED]",
             "minor changed option acme.v1.Order.status acme/v1/order.proto:12: option `deprecated` set to `true` []",
             "minor added field acme.v1.Order.tags acme/v1/order.proto:13: new field `tags` = 6 (repeated string) []",
             "minor added enum_value acme.v1.Status.STATUS_CLOSED acme/v1/order.proto:19: new value `STATUS_CLOSED` = 2 []",
             "minor added rpc acme.v1.Orders.List acme/v1/order.proto:24: new rpc `List(acme.v1.Order) returns (acme.v1.Order)` []",
+            "major removed field acme.v1.Order.note acme/v1/order.proto:10: field `note` = 4 (string) deleted [FIELD_NO_DELETE]",
             "minor removed field acme.v1beta1.Draft.title acme/v1beta1/draft.proto:7: field `title` = 2 (string) deleted (breaking, allowed: the package is unstable) [FIELD_NO_DELETE]",
         ]
     );
@@ -182,12 +182,12 @@ fn markdown_is_a_pull_request_description() {
 | patch | changed reservation | `acme.v1.Order` | 7 | reserved 4 added |  |
 | patch | changed reservation | `acme.v1.Order` | 8 | reserved name `note` added |  |
 | **major** | changed field | `acme.v1.Order.discount_percent` | 10 | label `optional` → `(none)` | `FIELD_PRESENCE_CHANGED` `FIELD_SAME_CARDINALITY` |
-| **major** | removed field | `acme.v1.Order.note` | old line 10 | field `note` = 4 (string) deleted | `FIELD_NO_DELETE` |
 | **major** | changed field | `acme.v1.Order.stock_delta` | 11 | type `int64` → `sint64` | `FIELD_SAME_TYPE` `FIELD_VARINT_ENCODING_CHANGED` |
 | minor | changed option | `acme.v1.Order.status` | 12 | option `deprecated` set to `true` |  |
 | minor | added field | `acme.v1.Order.tags` | 13 | new field `tags` = 6 (repeated string) |  |
 | minor | added enum value | `acme.v1.Status.STATUS_CLOSED` | 19 | new value `STATUS_CLOSED` = 2 |  |
 | minor | added rpc | `acme.v1.Orders.List` | 24 | new rpc `List(acme.v1.Order) returns (acme.v1.Order)` |  |
+| **major** | removed field | `acme.v1.Order.note` | old line 10 | field `note` = 4 (string) deleted | `FIELD_NO_DELETE` |
 
 ### `acme/v1beta1/draft.proto`
 
@@ -214,10 +214,18 @@ fn text_groups_by_file_and_element_with_the_findings() {
   note: unstable package `acme.v1beta1`: `v1beta1` is an alpha, beta or test version (buf's ignore_unstable_packages; AIP-181/185 let such channels break); breaking changes there count as minor
   acme.v1beta1.Draft.title (field)
     minor removed old line 7: field `title` = 2 (string) deleted (breaking, allowed: the package is unstable)
+        ☞ in `HEAD`:
+         ╭─[acme/v1beta1/draft.proto @ HEAD:7:3]
+       7 │ string title = 2;
+         · ────────┬────────
+         ·         ╰── removed
+         ╰────
           error[FIELD_NO_DELETE] Previously present field "2" with name "title" on message "Draft" was deleted.
             help: restore the field, or if it is really gone reserve its number and name in message
                   `Draft` so they are never reused: `reserved 2; reserved "title";` (old readers would
                   decode a future field that reuses number 2 as `title`)
+            note: who breaks: backward (new readers of old data); binary: new readers skip the field as
+                  unknown; JSON: new readers reject the unknown name
 
 Verdict minor: 1 minor change against HEAD (working tree), suggested commit type `feat`
 "#
@@ -349,13 +357,13 @@ fn every_element_kind() {
             "patch changed option shop.v1.Item.id shop/v1/shop.proto:15: option `(label)` `\"id\"` → `\"identifier\"` []",
             "minor added oneof shop.v1.Item.origin shop/v1/shop.proto:20: new oneof []",
             "minor added field shop.v1.Item.country shop/v1/shop.proto:21: new field `country` = 4 (string) []",
-            "major removed message shop.v1.Gone shop/v1/shop.proto:26: message deleted (1 field) [MESSAGE_NO_DELETE]",
             "minor added extension shop.v1.height shop/v1/shop.proto:28: new extension of `shop.v1.Item` `height` = 101 (optional int32) []",
             "minor added message shop.v1.Fresh shop/v1/shop.proto:31: new message (1 field) []",
-            "major removed enum shop.v1.Old shop/v1/shop.proto:35: enum deleted (1 value) [ENUM_NO_DELETE]",
             "patch changed reservation shop.v1.Kind shop/v1/shop.proto:38: reserved 2 added []",
             "minor added enum shop.v1.New shop/v1/shop.proto:41: new enum (1 value) []",
             "minor added service shop.v1.Admin shop/v1/shop.proto:49: new service (1 rpc) []",
+            "major removed message shop.v1.Gone shop/v1/shop.proto:26: message deleted (1 field) [MESSAGE_NO_DELETE]",
+            "major removed enum shop.v1.Old shop/v1/shop.proto:35: enum deleted (1 value) [ENUM_NO_DELETE]",
         ]
     );
 }
@@ -378,7 +386,7 @@ fn the_configured_categories_decide_what_is_major() {
     assert_eq!(
         change_lines(&doc),
         // The default JSON name follows the field's name.
-        ["minor changed field a.v1.M.total a/v1/a.proto:4: name `count` → `total`; json_name `count` → `total` []"]
+        ["minor renamed field a.v1.M.total a/v1/a.proto:4: name `count` → `total`; json_name `count` → `total` []"]
     );
     assert_eq!(verdict(&doc), ("minor".into(), Value::from("feat")));
 }

@@ -92,7 +92,7 @@ fn same_repository(git_path: &str, root: &Path, value: &str) -> Result<(), Strin
     match (holding_root, named) {
         (Some(a), Some(b)) if a == b => Ok(()),
         _ => Err(format!(
-            "`{value}`: {git_path} is not the repository holding ROOT ({}); protocompat reads              the old side from that repository",
+            "`{value}`: {git_path} is not the repository holding ROOT ({}); protocompat reads the old side from that repository",
             root.display()
         )),
     }

@@ -30,21 +30,6 @@ pub enum FormatArg {
     Markdown,
 }
 
-impl FormatArg {
-    /// Maps a `--error-format` value, buf's names first (`text` is buf's one-line format,
-    /// so it maps to `short`), then ours.
-    pub fn from_buf_name(name: &str) -> Option<FormatArg> {
-        use clap::ValueEnum as _;
-        let ours = match name {
-            "text" => return Some(FormatArg::Short),
-            "github-actions" => "github",
-            "gitlab-code-quality" => "gitlab",
-            other => other,
-        };
-        FormatArg::from_str(ours, true).ok()
-    }
-}
-
 impl From<FormatArg> for Format {
     fn from(arg: FormatArg) -> Format {
         match arg {

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use protocompat::engine::FailOn;
 use protocompat::finding::Finding;
 use protocompat::history::walk::{self, Since, WalkOptions};
+use protocompat::report::buf::BufFormat;
 use protocompat::report::{self, Format};
 use protocompat::rules::DirectionFilter;
 use protocompat::{CheckOptions, Outcome};
@@ -114,7 +115,8 @@ pub struct Reporting {
     pub direction: DirectionArg,
     pub style: report::Style,
     pub prefix: String,
-    pub buf_format: bool,
+    /// `--error-format`: buf's output, and buf's formats leave the hazards out.
+    pub buf_format: Option<BufFormat>,
 }
 
 /// Runs the check against every revision and reports each finding once.
@@ -153,7 +155,7 @@ pub fn run(
         }
         let direction = DirectionFilter::from(how.direction);
         outcome.findings.retain(|f| direction.keeps(f.direction));
-        if how.buf_format {
+        if how.buf_format.is_some() {
             outcome
                 .findings
                 .retain(|f| !protocompat::engine::is_hazard(f));
@@ -161,17 +163,18 @@ pub fn run(
         outcome.findings.retain(|f| seen.insert(key(f)));
         groups.push((label, outcome));
     }
-    let out = match how.format {
-        Format::Text => text(&groups, how),
-        Format::Json => json_doc(&groups, how),
-        format => {
-            let all: Vec<Finding> = groups
-                .iter()
-                .flat_map(|(_, o)| o.findings.iter().cloned())
-                .collect();
-            let ctx = context(&groups[groups.len() - 1], how);
-            report::render(format, &all, &ctx)
-        }
+    let all = || -> Vec<Finding> {
+        groups
+            .iter()
+            .flat_map(|(_, o)| o.findings.iter().cloned())
+            .collect()
+    };
+    let last = || context(&groups[groups.len() - 1], how);
+    let out = match (how.buf_format, how.format) {
+        (Some(buf), _) => report::buf::render(buf, &all(), &last()),
+        (None, Format::Text) => text(&groups, how),
+        (None, Format::Json) => json_doc(&groups, how),
+        (None, format) => report::render(format, &all(), &last()),
     };
     print(&out);
     let failed = groups.iter().any(|(_, o)| how.fail_on.fails(&o.findings));

@@ -31,6 +31,22 @@ pub(in crate::link) fn single_package(
     previous.map(|_| (span, "a file can declare only one package".into()))
 }
 
+/// The most components a package name may have (protoc's parser, and buf's compiler).
+const MAX_PACKAGE_DEPTH: usize = 101;
+
+/// protoc: `Exceeds Maximum Package Depth`.
+pub(in crate::link) fn package_depth(decl: &ast::PackageDecl) -> Option<(Span, String)> {
+    let depth = decl.name.text.split('.').count();
+    (depth > MAX_PACKAGE_DEPTH).then(|| {
+        (
+            decl.name.span,
+            format!(
+                "the package name has {depth} components; at most {MAX_PACKAGE_DEPTH} are allowed"
+            ),
+        )
+    })
+}
+
 /// protoc: `Enums must contain at least one value.`
 pub(in crate::link) fn enum_has_values(decl: &ast::EnumDecl) -> Option<(Span, String)> {
     let empty = !decl

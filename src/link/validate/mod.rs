@@ -8,6 +8,7 @@ pub(super) mod custom_options;
 pub(super) mod declarations;
 mod edition_2024;
 pub(super) mod extension_declarations;
+mod features;
 mod import_list;
 mod message_literals;
 pub(super) mod option_names;
@@ -22,8 +23,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::ranges::NumberSet;
 use crate::model::{
-    pascal_case, Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message, OptionValue,
-    Options, ReservedName, Span, Syntax, FIELD_MAX,
+    pascal_case, Enum, EnumType, Field, FieldType, File, JsonFormat, Label, Message,
+    MessageEncoding, OptionEntry, OptionValue, Options, ReservedName, Span, Syntax, FIELD_MAX,
 };
 
 /// Numbers reserved for the protobuf implementation.
@@ -98,8 +99,17 @@ fn check_options(
     errors: &mut Vec<(Span, String)>,
 ) {
     let editions = matches!(syntax, Syntax::Editions(_));
-    for entry in &options.entries {
+    let entries = if editions {
+        features::spelled_out(options)
+    } else {
+        options.entries.clone()
+    };
+    for entry in &entries {
         let name = entry.name.as_str();
+        if editions && target == Target::File {
+            errors.extend(features::no_required_by_default(entry));
+            errors.extend(features::no_java_string_check_utf8(entry));
+        }
         if !editions && (name == "features" || name.starts_with("features.")) {
             errors.push((
                 entry.span,
@@ -187,6 +197,33 @@ pub fn validate(file: &File) -> Vec<(Span, String)> {
     for field in &file.extensions {
         let no_parent = Message::default();
         check_field_options(file, &no_parent, field, true, &mut errors);
+    }
+    for message in file.all_messages() {
+        for field in message.fields.iter().chain(&message.extensions) {
+            let options = &field.options;
+            errors.extend(features::feature_support_consistent(
+                file,
+                &field.full_name,
+                options,
+            ));
+        }
+    }
+    for field in &file.extensions {
+        let options = &field.options;
+        errors.extend(features::feature_support_consistent(
+            file,
+            &field.full_name,
+            options,
+        ));
+    }
+    for enumeration in file.all_enums() {
+        for value in &enumeration.values {
+            let full_name = format!("{}.{}", enumeration.full_name, value.name);
+            let options = &value.options;
+            errors.extend(features::feature_support_consistent(
+                file, &full_name, options,
+            ));
+        }
     }
     for field in file.all_extensions() {
         // Message-set extensions may go up to the int32 maximum.
@@ -403,7 +440,12 @@ fn check_field_options(
     let is_map = field.is_map(parent);
     let repeated = field.label == Label::Repeated && !is_map;
     let mut error = |span: Span, message: String| errors.push((span, message));
-    for entry in &field.options.entries {
+    let entries = if editions {
+        features::spelled_out(&field.options)
+    } else {
+        field.options.entries.clone()
+    };
+    for entry in &entries {
         let what = format!("field `{}`", field.name);
         match entry.name.as_str() {
             "packed" if !editions && entry.value.as_bool() == Some(true) => {
@@ -419,6 +461,11 @@ fn check_field_options(
                             "{what}: `packed` is only allowed on numeric, bool and enum fields"
                         ),
                     );
+                }
+            }
+            "lazy" | "unverified_lazy" if entry.value.as_bool() == Some(true) => {
+                if let Some((span, message)) = lazy_on_submessage(field, entry) {
+                    error(span, message);
                 }
             }
             "jstype" => {
@@ -506,6 +553,22 @@ fn check_field_options(
             _ => {}
         }
     }
+}
+
+/// protoc: `[lazy = true] can only be specified for submessage fields.` (a group, or a
+/// message encoded DELIMITED, is not one; the same for `unverified_lazy`).
+fn lazy_on_submessage(field: &Field, entry: &OptionEntry) -> Option<(Span, String)> {
+    let submessage = field.ty == FieldType::Message
+        && field.features.message_encoding.value != MessageEncoding::Delimited;
+    (!submessage).then(|| {
+        (
+            entry.span,
+            format!(
+                "field `{}`: `{}` is only allowed on message fields",
+                field.name, entry.name
+            ),
+        )
+    })
 }
 
 /// JSON name conflicts between fields, as protocompile reports them: a conflict involving a
@@ -707,9 +770,14 @@ fn default_placement(field: &Field) -> Option<String> {
     }
 }
 
-/// protoc's parser: `Expected integer for field default value.` for `+5`, and `Unsigned field
-/// can't have negative default value.` even for `-0`.
+/// protoc's parser: `Expected integer for field default value.` for `+5` (`Expected number.`
+/// for `+1.5`), and `Unsigned field can't have negative default value.` even for `-0`.
 fn default_sign(ty: FieldType, literal: &str) -> Option<String> {
+    if matches!(ty, FieldType::Float | FieldType::Double) && literal.starts_with('+') {
+        return Some(format!(
+            "default value {literal}: a floating-point default cannot have a `+` sign"
+        ));
+    }
     integer_range(ty)?;
     if literal.starts_with('+') {
         return Some(format!(

@@ -2,7 +2,7 @@
 //! table (closed enums and extension ranges of every file in the build).
 
 use crate::link::symbols::Symbols;
-use crate::model::Syntax;
+use crate::model::{Field, FieldType, Label, MessageEncoding, Syntax};
 use crate::syntax::{ast, Span};
 
 /// An extension's number must lie in one of the extendee's extension ranges.
@@ -60,4 +60,58 @@ pub(in crate::link) fn closed_enum(
         )),
         _ => None,
     }
+}
+
+/// protoc: `map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.`,
+/// also for a field that names the entry message of a map (protoc's `ValidateMapEntry`: only
+/// the map field itself may use it).
+pub(in crate::link) fn map_entry_use(symbols: &Symbols, type_name: &str) -> Option<String> {
+    symbols.map_entries.contains(type_name).then(|| {
+        format!("`{type_name}` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead")
+    })
+}
+
+/// protoc: `Extensions of MessageSets must be optional messages.` (a group, or a message
+/// encoded DELIMITED, is not one).
+pub(in crate::link) fn message_set_extension(
+    symbols: &Symbols,
+    extendee: &str,
+    field: &Field,
+) -> Option<(Span, String)> {
+    let optional_message = field.label != Label::Repeated
+        && field.ty == FieldType::Message
+        && field.features.message_encoding.value != MessageEncoding::Delimited;
+    (symbols.message_sets.contains(extendee) && !optional_message).then(|| {
+        (
+            field.type_span,
+            format!(
+                "extension `{}`: `{extendee}` is a message set, whose extensions must be optional messages",
+                field.name
+            ),
+        )
+    })
+}
+
+/// protoc: `Files that do not use optimize_for = LITE_RUNTIME cannot import files which do
+/// use this option.` `imports` are (file index, span of the import statement).
+pub(in crate::link) fn lite_imports(
+    symbols: &Symbols,
+    file: usize,
+    imports: impl Iterator<Item = (usize, Span)>,
+) -> Vec<(Span, String)> {
+    if symbols.lite.get(file).copied().unwrap_or(true) {
+        return Vec::new();
+    }
+    imports
+        .filter(|&(imported, _)| symbols.lite.get(imported).copied().unwrap_or(false))
+        .map(|(imported, span)| {
+            (
+                span,
+                format!(
+                    "\"{}\" uses `optimize_for = LITE_RUNTIME`: only a file that uses it too can import it",
+                    symbols.paths.get(imported).map_or("?", String::as_str)
+                ),
+            )
+        })
+        .collect()
 }

@@ -557,3 +557,316 @@ fn options_edition_2024_removed() {
         []
     );
 }
+
+#[test]
+fn signs_and_infinities_as_protoc_spells_them() {
+    let with_option = |value: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FileOptions {{ optional double d = 10101; }}\noption (d) = {value};\n"
+        ))
+    };
+    // protoc: `Identifier after '-' symbol must be inf or nan.`
+    assert_eq!(
+        with_option("-Inf"),
+        error("only `inf` or `nan` may follow a sign", "Inf")
+    );
+    assert_eq!(
+        with_option("-infinity"),
+        error("only `inf` or `nan` may follow a sign", "infinity")
+    );
+    // protoc: `Expected option value.`
+    assert_eq!(
+        with_option("+5"),
+        error("expected an option value, found `+`", "+")
+    );
+    assert_eq!(with_option("-inf"), []);
+    assert_eq!(with_option("-nan"), []);
+    // protoc: `Expected number.`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { optional double d = 1 [default = -NaN]; }\n"),
+        error("only `inf` or `nan` may follow a sign", "NaN")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M { optional double d = 1 [default = +1.5]; }\n"),
+        error(
+            "default value +1.5: a floating-point default cannot have a `+` sign",
+            "default = +1.5"
+        )
+    );
+}
+
+#[test]
+fn a_map_entry_type_is_only_the_map_field_s() {
+    // protoc: `map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.`
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M {\n  map<string, int32> m = 1;\n  MEntry e = 2;\n}\n"),
+        error(
+            "`M.MEntry` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead",
+            "MEntry"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nimport \"google/protobuf/struct.proto\";\nmessage M {\n  map<string, google.protobuf.Struct.FieldsEntry> m = 1;\n}\n"),
+        error(
+            "`google.protobuf.Struct.FieldsEntry` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead",
+            "google.protobuf.Struct.FieldsEntry"
+        )
+    );
+}
+
+#[test]
+fn extendees_and_method_types_see_symbols_of_every_kind() {
+    // protoc: `"Foo" is not a message type.`: the method's own name is found first.
+    assert_eq!(
+        one_file("syntax = \"proto3\";\npackage p;\nmessage Foo {}\nservice S {\n  rpc Foo(Foo) returns (Foo);\n}\n"),
+        vec![
+            (
+                "`Foo` resolves to `p.S.Foo`, which is not a message type".to_string(),
+                "Foo".to_string()
+            );
+            2
+        ]
+    );
+    // A field named like the extendee hides it.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\npackage p;\nmessage Ext { extensions 1 to 10; }\nmessage M {\n  optional int32 Ext = 1;\n  extend Ext { optional int32 x = 2; }\n}\n"),
+        error(
+            "`Ext` resolves to `p.M.Ext`, which is not a message type",
+            "Ext"
+        )
+    );
+    // An enum value is a sibling of its enum.
+    assert_eq!(
+        one_file("package foo;\nmessage M {\n  enum E { M = 0; }\n  optional M f = 1;\n  extensions 2 to 2;\n  extend M { optional string g = 2; }\n}\n"),
+        error("`M` resolves to `foo.M.M`, which is not a message type", "M")
+    );
+    // Field types are looked up among types only, as protoc does.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\npackage p;\nmessage Foo { optional int32 Foo2 = 1; }\nmessage M {\n  optional int32 Foo = 1;\n  optional Foo f = 2;\n}\nservice S { rpc Get(Foo) returns (M); }\n"),
+        []
+    );
+}
+
+#[test]
+fn lazy_only_on_submessages() {
+    // protoc: `[lazy = true] can only be specified for submessage fields.`
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage M {\n  optional int32 a = 1 [lazy = true];\n}\n"),
+        error(
+            "field `a`: `lazy` is only allowed on message fields",
+            "lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file(
+            "syntax = \"proto3\";\nmessage M {\n  string s = 1 [unverified_lazy = true];\n}\n"
+        ),
+        error(
+            "field `s`: `unverified_lazy` is only allowed on message fields",
+            "unverified_lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  M m = 1 [lazy = true, features.message_encoding = DELIMITED];\n}\n"),
+        error(
+            "field `m`: `lazy` is only allowed on message fields",
+            "lazy = true"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage M {\n  M m = 1 [lazy = true];\n  map<string, M> n = 2 [lazy = true];\n  int32 i = 3 [lazy = false];\n}\n"),
+        []
+    );
+}
+
+#[test]
+fn message_set_extensions_are_optional_messages() {
+    // protoc: `Extensions of MessageSets must be optional messages.`
+    let with = |field: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nmessage Foo {{ option message_set_wire_format = true; extensions 1 to 100; }}\nextend Foo {{ {field} }}\n"
+        ))
+    };
+    assert_eq!(
+        with("repeated Foo bar = 1;"),
+        error(
+            "extension `bar`: `Foo` is a message set, whose extensions must be optional messages",
+            "Foo"
+        )
+    );
+    assert_eq!(
+        with("optional int32 bar = 1;"),
+        error(
+            "extension `bar`: `Foo` is a message set, whose extensions must be optional messages",
+            "int32"
+        )
+    );
+    assert_eq!(with("optional Foo bar = 1;"), []);
+}
+
+#[test]
+fn a_full_runtime_file_cannot_import_a_lite_one() {
+    // protoc: `Files that do not use optimize_for = LITE_RUNTIME cannot import files which do
+    // use this option.`
+    let lite = (
+        "lite.proto",
+        "syntax = \"proto3\";\noption optimize_for = LITE_RUNTIME;\n",
+    );
+    assert_eq!(
+        errors(&[lite, ("b.proto", "syntax = \"proto3\";\nimport \"lite.proto\";\n")]),
+        error(
+            "\"lite.proto\" uses `optimize_for = LITE_RUNTIME`: only a file that uses it too can import it",
+            "import \"lite.proto\";"
+        )
+    );
+    assert_eq!(
+        errors(&[
+            lite,
+            (
+                "b.proto",
+                "syntax = \"proto3\";\nimport \"lite.proto\";\noption optimize_for = LITE_RUNTIME;\n"
+            )
+        ]),
+        []
+    );
+}
+
+#[test]
+fn package_names_have_at_most_101_components() {
+    // protoc: `Exceeds Maximum Package Depth`.
+    let package = |n: usize| vec!["a"; n].join(".");
+    assert_eq!(
+        one_file(&format!(
+            "syntax = \"proto3\";\npackage {};\n",
+            package(101)
+        )),
+        []
+    );
+    assert_eq!(
+        one_file(&format!(
+            "syntax = \"proto3\";\npackage {};\n",
+            package(102)
+        )),
+        error(
+            "the package name has 102 components; at most 101 are allowed",
+            &package(102)
+        )
+    );
+}
+
+#[test]
+fn features_in_a_message_literal_follow_the_same_rules() {
+    // protoc: `Option google.protobuf.FeatureSet.enum_type cannot be set on an entity of
+    // type `field`.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage Foo {\n  int32 i = 1 [features = { enum_type: OPEN }];\n}\n"),
+        error(
+            "feature `enum_type` cannot be set on a field",
+            "features = { enum_type: OPEN }"
+        )
+    );
+    // protoc: `Only message fields can specify message encoding.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage A {\n  map<string, string> m = 1 [features = { message_encoding: LENGTH_PREFIXED }];\n}\n"),
+        error(
+            "field `m`: only message fields may specify message encoding",
+            "features = { message_encoding: LENGTH_PREFIXED }"
+        )
+    );
+    // protoc: `Extensions can't be required.`
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage A { extensions 1 to 100; }\nextend A {\n  string s = 1 [features = { field_presence: LEGACY_REQUIRED }];\n}\n"),
+        error(
+            "field `s`: extension fields may not specify field presence",
+            "features = { field_presence: LEGACY_REQUIRED }"
+        )
+    );
+}
+
+#[test]
+fn a_file_cannot_default_to_required_presence() {
+    // protoc: `Required presence can't be specified by default.`
+    let message = "a file cannot make `LEGACY_REQUIRED` the default presence; set it on each field";
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features.field_presence = LEGACY_REQUIRED;\n"),
+        error(message, "option features.field_presence = LEGACY_REQUIRED;")
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\noption features = { field_presence: LEGACY_REQUIRED };\n"),
+        error(
+            message,
+            "option features = { field_presence: LEGACY_REQUIRED };"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage M {\n  int32 a = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n"),
+        []
+    );
+}
+
+#[test]
+fn java_string_check_utf8_is_not_an_editions_option() {
+    // protoc: `File option java_string_check_utf8 is not allowed under editions. Use the
+    // (pb.java).utf8_validation feature to control this behavior.`
+    assert_eq!(
+        one_file("edition = \"2023\";\noption java_string_check_utf8 = true;\n"),
+        error(
+            "option `java_string_check_utf8` is not allowed under editions: use the feature `features.(pb.java).utf8_validation`",
+            "option java_string_check_utf8 = true;"
+        )
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\noption java_string_check_utf8 = true;\n"),
+        []
+    );
+}
+
+#[test]
+fn feature_lifetimes_say_why_they_end() {
+    let feature = |support: &str| {
+        one_file(&format!(
+            "edition = \"2023\";\npackage foo;\nimport \"google/protobuf/descriptor.proto\";\nmessage F {{\n  bool flag = 1 [feature_support = {{ {support} }}];\n}}\nextend google.protobuf.FeatureSet {{ F f = 9995; }}\n"
+        ))
+    };
+    // protoc: `foo.F.flag is deprecated but does not specify a deprecation warning.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_deprecated: EDITION_2023"),
+        error(
+            "`foo.F.flag`: `edition_deprecated` needs a `deprecation_warning`",
+            "edition_deprecated"
+        )
+    );
+    // protoc: `foo.F.flag has been removed but does not specify a removal error.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_PROTO2 edition_removed: EDITION_2023"),
+        error(
+            "`foo.F.flag`: `edition_removed` needs a `removal_error`",
+            "edition_removed"
+        )
+    );
+    // protoc: `... specifies a removal error but is not marked removed in any edition.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 removal_error: \"gone\""),
+        error(
+            "`foo.F.flag`: `removal_error` is set but no `edition_removed`",
+            "removal_error"
+        )
+    );
+    // protoc: `... was deprecated before it was introduced.`
+    assert_eq!(
+        feature("edition_introduced: EDITION_2024 edition_deprecated: EDITION_2023 deprecation_warning: \"old\""),
+        error(
+            "`foo.F.flag`: it is deprecated before it is introduced",
+            "edition_deprecated"
+        )
+    );
+    // Introduced and removed in one edition: no removal error is needed.
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_removed: EDITION_2023"),
+        []
+    );
+    assert_eq!(
+        feature("edition_introduced: EDITION_2023 edition_deprecated: EDITION_2023 deprecation_warning: \"old\" edition_removed: EDITION_2024 removal_error: \"gone\""),
+        []
+    );
+}

@@ -44,7 +44,8 @@ pub(in crate::link) fn check(file: &ast::FileAst, syntax: &Syntax) -> Errors {
                 }
             }
             TopItem::Extend(e) => walk.extend(e),
-            TopItem::Package(_) | TopItem::Import(_) | TopItem::Option(_) => {}
+            TopItem::Package(p) => walk.errors.extend(declarations::package_depth(p)),
+            TopItem::Import(_) | TopItem::Option(_) => {}
         }
     }
     walk.errors

@@ -20,6 +20,9 @@ struct JsonChange<'a> {
     kind: &'static str,
     element: &'a str,
     element_kind: &'static str,
+    /// Only for `kind: "renamed"`: the element's old full name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renamed_from: Option<&'a str>,
     path: &'a str,
     start_line: u32,
     description: &'a str,
@@ -39,6 +42,7 @@ pub fn render(review: &Review) -> String {
                 kind: c.kind.name(),
                 element: &c.element,
                 element_kind: c.element_kind,
+                renamed_from: c.renamed_from.as_deref(),
                 path: &c.path,
                 start_line: c.start_line,
                 description: &c.description,

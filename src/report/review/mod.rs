@@ -15,6 +15,11 @@ pub struct ReviewContext<'a> {
     /// What the new side is (`working tree`, a revision, `index`).
     pub new_label: &'a str,
     pub style: Style,
+    /// Both sides' texts, for the text format's snippets (none: lines only).
+    pub sources: Option<&'a crate::engine::Sources>,
+    /// Prefixed to new-side and old-side paths in snippets, as `check`'s text format does.
+    pub new_prefix: &'a str,
+    pub old_prefix: &'a str,
 }
 
 /// The review formats.

@@ -4,7 +4,7 @@
 use super::added::{added_fields, zero_value_name};
 use crate::diff::Ctx;
 use crate::finding::Sink;
-use crate::model::{FieldPresence, FieldType, Syntax};
+use crate::model::{doc_comment, FieldPresence, FieldType, Syntax};
 use crate::rules::field::{Cardinality, FieldSide};
 use crate::rules::pairs::FieldSides;
 use crate::rules::quote::quote;
@@ -172,6 +172,42 @@ fn zero_is_data(side: &FieldSide) -> bool {
     }
 }
 
+/// Whether the field's doc comment says what unset (or zero) means: "If not specified, ...",
+/// "Defaults to ...", "must be > 0", "0 means ...". Its author designed the field around
+/// implicit presence, so the hint has nothing to add (12 of googleapis' 43 findings on
+/// HEAD~500..HEAD were such fields). A range that includes 0 ("in [0, 1]") says nothing
+/// of unset and is still reported.
+fn says_what_unset_means(side: &FieldSide) -> bool {
+    const PHRASES: &[&str] = &[
+        "if not specified",
+        "if unspecified",
+        "if not set",
+        "if unset",
+        "if absent",
+        "if omitted",
+        "if not provided",
+        "when not specified",
+        "when not set",
+        "when unset",
+        "defaults to",
+        "default value is",
+        "by default",
+        "must be > 0",
+        "must be >0",
+        "greater than 0",
+        "greater than zero",
+        "must be positive",
+        " 0 means",
+        " zero means",
+        "`0` means",
+        " 0 indicates",
+        "`0`, which",
+    ];
+    let doc = doc_comment(side.at.file, side.field().span).to_lowercase();
+    let doc = format!(" {} ", doc.split_whitespace().collect::<Vec<_>>().join(" "));
+    PHRASES.iter().any(|p| doc.contains(p))
+}
+
 /// `UNSPECIFIED`, `UNKNOWN`, or a name ending in `_UNSPECIFIED` / `_UNKNOWN`.
 fn means_unset(name: &str) -> bool {
     ["UNSPECIFIED", "UNKNOWN"]
@@ -188,7 +224,7 @@ pub(in crate::rules) fn implicit_zero(ctx: &Ctx, out: &mut Sink) {
         let kind = field.kind();
         // A new flag reads false when unset, which is what a flag added later means by
         // design (88 of googleapis' 132 findings on HEAD~500..HEAD were such flags).
-        if kind == FieldType::Bool || !zero_is_data(&field) {
+        if kind == FieldType::Bool || !zero_is_data(&field) || says_what_unset_means(&field) {
             continue;
         }
         let f = field.field();

@@ -4,7 +4,7 @@
 use super::added::added_fields;
 use crate::diff::Ctx;
 use crate::finding::Sink;
-use crate::model::Message;
+use crate::model::{File, Message};
 use crate::rules::reserved::Reservations;
 
 pub(in crate::rules) fn check(ctx: &Ctx, out: &mut Sink) {
@@ -21,7 +21,11 @@ pub(in crate::rules) fn check(ctx: &Ctx, out: &mut Sink) {
             .messages
             .get(&message.full_name)
             .map(|m| m.item);
-        let free = free_small_numbers(message, old);
+        let mut free = free_small_numbers(message, old);
+        free.retain(|n| !taken_in_another_version(ctx, field.at.file, message, *n));
+        if only_gaps(&free, message) {
+            continue;
+        }
         let Some(first) = free.first() else {
             continue;
         };
@@ -60,6 +64,53 @@ fn free_small_numbers(message: &Message, old: Option<&Message>) -> Vec<i64> {
                 .any(|r| (r.start..=r.end).contains(n))
         })
         .collect()
+}
+
+/// Whether every free number lies below a one-byte number the message uses: the author went
+/// through the range and skipped those on purpose (googleapis: fields 5 and 7-15 added with
+/// 6 left out, then 16), rather than jumping past its free top.
+fn only_gaps(free: &[i64], message: &Message) -> bool {
+    let highest_small = message
+        .fields
+        .iter()
+        .map(|f| f.number)
+        .filter(|n| *n <= 15)
+        .max()
+        .unwrap_or(0);
+    free.iter().all(|n| *n < highest_small)
+}
+
+/// Whether the same message in another version of the package (`acme.v1beta` beside
+/// `acme.v1`) uses the number: APIs keep numbers in step across versions, so a number taken
+/// there is not free here (googleapis: workstations v1 skips 15, which v1beta uses).
+fn taken_in_another_version(ctx: &Ctx, file: &File, message: &Message, number: i64) -> bool {
+    let package = file.package.as_str();
+    let Some((parent, last)) = package.rsplit_once('.') else {
+        return false;
+    };
+    if !is_version(last) {
+        return false;
+    }
+    let relative = message
+        .full_name
+        .strip_prefix(package)
+        .unwrap_or(&message.full_name);
+    let prefix = format!("{parent}.");
+    ctx.new_index
+        .packages
+        .range(prefix.clone()..)
+        .take_while(|(p, _)| p.starts_with(&prefix))
+        .filter(|(p, _)| p.as_str() != package && is_version(&p[prefix.len()..]))
+        .filter_map(|(p, _)| ctx.new_index.messages.get(&format!("{p}{relative}")))
+        .any(|other| other.item.fields.iter().any(|f| f.number == number))
+}
+
+/// `v1`, `v1beta`, `v2alpha1`, `v1p1beta1`: a version component of a package.
+fn is_version(component: &str) -> bool {
+    component
+        .strip_prefix('v')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        && !component.contains('.')
 }
 
 /// The highest number a message's fields and reserved ranges take.

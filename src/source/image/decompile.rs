@@ -24,8 +24,49 @@ enum Syntax {
     Proto3,
 }
 
+/// A file written back: its text, and for each line (0-based) the descriptor path
+/// (`SourceCodeInfo.Location.path`) of the element that line declares or belongs to, so
+/// that a position in the text can be traced to the user's file when the image has source
+/// info.
+pub struct Decompiled {
+    pub text: String,
+    pub origins: Vec<Vec<i32>>,
+    /// For each line, the parts of a field declaration: (first column, column after the
+    /// last, the part's field in FieldDescriptorProto), 1-based columns.
+    pub parts: Vec<Vec<Part>>,
+}
+
+/// A part of a declaration line: its columns and the field of the element's descriptor it
+/// shows (the type, the name, the number, an option), whose own span the source info has.
+pub type Part = (u32, u32, i32);
+
+// Field numbers of descriptor.proto, as SourceCodeInfo paths use them.
+const FILE_MESSAGE: i32 = 4;
+const FILE_ENUM: i32 = 5;
+const FILE_SERVICE: i32 = 6;
+const FILE_EXTENSION: i32 = 7;
+const MESSAGE_FIELD: i32 = 2;
+const MESSAGE_NESTED: i32 = 3;
+const MESSAGE_ENUM: i32 = 4;
+const MESSAGE_EXTENSION_RANGE: i32 = 5;
+const MESSAGE_EXTENSION: i32 = 6;
+const MESSAGE_ONEOF: i32 = 8;
+const MESSAGE_RESERVED_RANGE: i32 = 9;
+const MESSAGE_RESERVED_NAME: i32 = 10;
+const ENUM_VALUE: i32 = 2;
+const ENUM_RESERVED_RANGE: i32 = 4;
+const ENUM_RESERVED_NAME: i32 = 5;
+const SERVICE_METHOD: i32 = 2;
+const FIELD_NAME: i32 = 1;
+const FIELD_NUMBER: i32 = 3;
+const FIELD_LABEL: i32 = 4;
+const FIELD_TYPE: i32 = 5;
+const FIELD_TYPE_NAME: i32 = 6;
+const FIELD_DEFAULT: i32 = 7;
+const FIELD_JSON_NAME: i32 = 10;
+
 /// The file as `.proto` text; Err: what this decompiler cannot write back.
-pub fn file(file: &FileDescriptorProto) -> Result<String, String> {
+pub fn file(file: &FileDescriptorProto) -> Result<Decompiled, String> {
     let syntax = match file.syntax() {
         "" | "proto2" => Syntax::Proto2,
         "proto3" => Syntax::Proto3,
@@ -40,6 +81,9 @@ pub fn file(file: &FileDescriptorProto) -> Result<String, String> {
         out: String::new(),
         syntax,
         depth: 0,
+        at: Vec::new(),
+        origins: Vec::new(),
+        parts: Vec::new(),
     };
     w.line(match syntax {
         Syntax::Proto2 => "syntax = \"proto2\";",
@@ -93,27 +137,72 @@ pub fn file(file: &FileDescriptorProto) -> Result<String, String> {
             w.line(&format!("option {name} = {value};"));
         }
     }
-    for m in &file.message_type {
-        w.message(m)?;
+    for (i, m) in file.message_type.iter().enumerate() {
+        w.within(&[FILE_MESSAGE, index(i)], |w| w.message(m))?;
     }
-    for e in &file.enum_type {
-        w.enumeration(e);
+    for (i, e) in file.enum_type.iter().enumerate() {
+        w.within(&[FILE_ENUM, index(i)], |w| w.enumeration(e));
     }
-    for s in &file.service {
-        w.service(s);
+    for (i, s) in file.service.iter().enumerate() {
+        w.within(&[FILE_SERVICE, index(i)], |w| w.service(s));
     }
-    w.extensions(&file.extension, &[])?;
-    Ok(w.out)
+    w.extensions(&file.extension, FILE_EXTENSION, &[])?;
+    Ok(Decompiled {
+        text: w.out,
+        origins: w.origins,
+        parts: w.parts,
+    })
+}
+
+/// A position in a repeated field, as paths hold it.
+fn index(i: usize) -> i32 {
+    i32::try_from(i).unwrap_or(i32::MAX)
 }
 
 struct Writer {
     out: String,
     syntax: Syntax,
     depth: usize,
+    /// The descriptor path of the element being written.
+    at: Vec<i32>,
+    /// The path of each line written so far.
+    origins: Vec<Vec<i32>>,
+    /// The parts of each line written so far.
+    parts: Vec<Vec<Part>>,
 }
 
 impl Writer {
+    /// Runs `write` with `steps` appended to the current path.
+    fn within<R>(&mut self, steps: &[i32], write: impl FnOnce(&mut Self) -> R) -> R {
+        let depth = self.at.len();
+        self.at.extend_from_slice(steps);
+        let result = write(self);
+        self.at.truncate(depth);
+        result
+    }
+
+    /// A line made of `pieces`, recording the columns of those that name a part.
+    fn line_of(&mut self, pieces: &[(String, Option<i32>)]) {
+        let mut column = u32::try_from(2 * self.depth + 1).unwrap_or(u32::MAX);
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        for (piece, part) in pieces {
+            let width = u32::try_from(piece.chars().count()).unwrap_or(u32::MAX);
+            if let Some(tag) = part {
+                parts.push((column, column.saturating_add(width), *tag));
+            }
+            column = column.saturating_add(width);
+            text.push_str(piece);
+        }
+        self.line(&text);
+        if let Some(last) = self.parts.last_mut() {
+            *last = parts;
+        }
+    }
+
     fn line(&mut self, text: &str) {
+        self.origins.push(self.at.clone());
+        self.parts.push(Vec::new());
         for _ in 0..self.depth {
             self.out.push_str("  ");
         }
@@ -154,49 +243,58 @@ impl Writer {
             }
         }
         let mut oneofs_done = vec![false; m.oneof_decl.len()];
-        for f in &m.field {
+        for (at, f) in m.field.iter().enumerate() {
             match real_oneof(f) {
                 Some(i) if oneofs_done.get(i).copied() == Some(false) => {
                     oneofs_done[i] = true;
-                    self.open(&format!("oneof {}", m.oneof_decl[i].name()));
-                    for member in m.field.iter().filter(|g| real_oneof(g) == Some(i)) {
-                        self.field(member, m, true)?;
+                    self.within(&[MESSAGE_ONEOF, index(i)], |w| {
+                        w.open(&format!("oneof {}", m.oneof_decl[i].name()));
+                        Ok::<(), String>(())
+                    })?;
+                    let members = m.field.iter().enumerate();
+                    for (j, member) in members.filter(|(_, g)| real_oneof(g) == Some(i)) {
+                        self.within(&[MESSAGE_FIELD, index(j)], |w| w.field(member, m, true))?;
                     }
-                    self.close();
+                    self.within(&[MESSAGE_ONEOF, index(i)], |w| w.close());
                 }
                 Some(_) => {}
-                None => self.field(f, m, false)?,
+                None => self.within(&[MESSAGE_FIELD, index(at)], |w| w.field(f, m, false))?,
             }
         }
-        for nested in &m.nested_type {
+        for (i, nested) in m.nested_type.iter().enumerate() {
             let inline = nested.options.as_ref().is_some_and(|o| o.map_entry())
                 || is_group_message(m, nested);
             if !inline {
-                self.message(nested)?;
+                self.within(&[MESSAGE_NESTED, index(i)], |w| w.message(nested))?;
             }
         }
-        for e in &m.enum_type {
-            self.enumeration(e);
+        for (i, e) in m.enum_type.iter().enumerate() {
+            self.within(&[MESSAGE_ENUM, index(i)], |w| w.enumeration(e));
         }
-        self.extensions(&m.extension, &m.nested_type)?;
-        for r in &m.extension_range {
+        self.extensions(&m.extension, MESSAGE_EXTENSION, &m.nested_type)?;
+        for (i, r) in m.extension_range.iter().enumerate() {
             let (start, end) = (r.start(), r.end() - 1);
-            self.line(&format!("extensions {};", range(start, end, FIELD_MAX)));
+            let text = format!("extensions {};", range(start, end, FIELD_MAX));
+            self.within(&[MESSAGE_EXTENSION_RANGE, index(i)], |w| w.line(&text));
         }
-        for r in &m.reserved_range {
+        for (i, r) in m.reserved_range.iter().enumerate() {
             let (start, end) = (r.start(), r.end() - 1);
-            self.line(&format!("reserved {};", range(start, end, FIELD_MAX)));
+            let text = format!("reserved {};", range(start, end, FIELD_MAX));
+            self.within(&[MESSAGE_RESERVED_RANGE, index(i)], |w| w.line(&text));
         }
-        for name in &m.reserved_name {
-            self.line(&format!("reserved {};", quote(name)));
+        for (i, name) in m.reserved_name.iter().enumerate() {
+            let text = format!("reserved {};", quote(name));
+            self.within(&[MESSAGE_RESERVED_NAME, index(i)], |w| w.line(&text));
         }
         Ok(())
     }
 
-    /// `extend` blocks, one per extendee in order of first appearance.
+    /// `extend` blocks, one per extendee in order of first appearance; `tag` is the field
+    /// of the enclosing file or message that holds `fields`.
     fn extensions(
         &mut self,
         fields: &[FieldDescriptorProto],
+        tag: i32,
         siblings: &[DescriptorProto],
     ) -> Result<(), String> {
         let mut extendees: Vec<&str> = Vec::new();
@@ -211,8 +309,9 @@ impl Writer {
         };
         for extendee in extendees {
             self.open(&format!("extend {extendee}"));
-            for f in fields.iter().filter(|f| f.extendee() == extendee) {
-                self.field(f, &scope, false)?;
+            let members = fields.iter().enumerate();
+            for (i, f) in members.filter(|(_, f)| f.extendee() == extendee) {
+                self.within(&[tag, index(i)], |w| w.field(f, &scope, false))?;
             }
             self.close();
         }
@@ -253,7 +352,7 @@ impl Writer {
             (Label::Optional, Syntax::Proto3, _) => "",
         };
         if f.r#type() == Type::Group {
-            let Some(group) = nested_of(parent, f.type_name()) else {
+            let Some((i, group)) = nested_at(parent, f.type_name()) else {
                 return Err(format!("group field {} has no message", f.name()));
             };
             self.open(&format!(
@@ -261,16 +360,41 @@ impl Writer {
                 group.name(),
                 f.number()
             ));
-            self.message_body(group)?;
+            // The group's body is its message, a sibling of the field in the descriptor.
+            let field_path = std::mem::take(&mut self.at);
+            self.at = field_path[..field_path.len().saturating_sub(2)].to_vec();
+            self.within(&[MESSAGE_NESTED, index(i)], |w| w.message_body(group))?;
+            self.at = field_path;
             self.close();
             return Ok(());
         }
-        self.line(&format!(
-            "{label}{} {} = {}{options};",
-            type_of(f),
-            f.name(),
-            f.number()
-        ));
+        let kind = match f.r#type() {
+            Type::Message | Type::Enum | Type::Group => FIELD_TYPE_NAME,
+            _ => FIELD_TYPE,
+        };
+        let piece = |text: &str, part: Option<i32>| (text.to_string(), part);
+        let mut pieces = Vec::new();
+        if !label.is_empty() {
+            pieces.extend([piece(label.trim_end(), Some(FIELD_LABEL)), piece(" ", None)]);
+        }
+        pieces.extend([
+            piece(&type_of(f), Some(kind)),
+            piece(" ", None),
+            piece(f.name(), Some(FIELD_NAME)),
+            piece(" = ", None),
+            piece(&f.number().to_string(), Some(FIELD_NUMBER)),
+        ]);
+        let option_parts = option_parts(f);
+        let has_options = !option_parts.is_empty();
+        for (i, (option, part)) in option_parts.into_iter().enumerate() {
+            pieces.push(piece(if i == 0 { " [" } else { ", " }, None));
+            pieces.push((option, part));
+        }
+        if has_options {
+            pieces.push(piece("]", None));
+        }
+        pieces.push(piece(";", None));
+        self.line_of(&pieces);
         Ok(())
     }
 
@@ -283,21 +407,21 @@ impl Writer {
                 }
             }
         }
-        for v in &e.value {
+        for (i, v) in e.value.iter().enumerate() {
             let options = match v.options.as_ref().and_then(|o| o.deprecated) {
                 Some(d) => format!(" [deprecated = {d}]"),
                 None => String::new(),
             };
-            self.line(&format!("{} = {}{options};", v.name(), v.number()));
+            let text = format!("{} = {}{options};", v.name(), v.number());
+            self.within(&[ENUM_VALUE, index(i)], |w| w.line(&text));
         }
-        for r in &e.reserved_range {
-            self.line(&format!(
-                "reserved {};",
-                range(r.start(), r.end(), ENUM_MAX)
-            ));
+        for (i, r) in e.reserved_range.iter().enumerate() {
+            let text = format!("reserved {};", range(r.start(), r.end(), ENUM_MAX));
+            self.within(&[ENUM_RESERVED_RANGE, index(i)], |w| w.line(&text));
         }
-        for name in &e.reserved_name {
-            self.line(&format!("reserved {};", quote(name)));
+        for (i, name) in e.reserved_name.iter().enumerate() {
+            let text = format!("reserved {};", quote(name));
+            self.within(&[ENUM_RESERVED_NAME, index(i)], |w| w.line(&text));
         }
         self.close();
     }
@@ -307,39 +431,43 @@ impl Writer {
         if let Some(d) = s.options.as_ref().and_then(|o| o.deprecated) {
             self.line(&format!("option deprecated = {d};"));
         }
-        for m in &s.method {
-            let stream = |on: bool| if on { "stream " } else { "" };
-            let head = format!(
-                "rpc {}({}{}) returns ({}{})",
-                m.name(),
-                stream(m.client_streaming()),
-                m.input_type(),
-                stream(m.server_streaming()),
-                m.output_type()
-            );
-            let mut options = Vec::new();
-            if let Some(o) = &m.options {
-                if let Some(d) = o.deprecated {
-                    options.push(format!("option deprecated = {d};"));
-                }
-                if o.idempotency_level.is_some() {
-                    options.push(format!(
-                        "option idempotency_level = {};",
-                        o.idempotency_level().as_str_name()
-                    ));
-                }
-            }
-            if options.is_empty() {
-                self.line(&format!("{head};"));
-            } else {
-                self.open(&head);
-                for o in options {
-                    self.line(&o);
-                }
-                self.close();
-            }
+        for (i, m) in s.method.iter().enumerate() {
+            self.within(&[SERVICE_METHOD, index(i)], |w| w.method(m));
         }
         self.close();
+    }
+
+    fn method(&mut self, m: &prost_types::MethodDescriptorProto) {
+        let stream = |on: bool| if on { "stream " } else { "" };
+        let head = format!(
+            "rpc {}({}{}) returns ({}{})",
+            m.name(),
+            stream(m.client_streaming()),
+            m.input_type(),
+            stream(m.server_streaming()),
+            m.output_type()
+        );
+        let mut options = Vec::new();
+        if let Some(o) = &m.options {
+            if let Some(d) = o.deprecated {
+                options.push(format!("option deprecated = {d};"));
+            }
+            if o.idempotency_level.is_some() {
+                options.push(format!(
+                    "option idempotency_level = {};",
+                    o.idempotency_level().as_str_name()
+                ));
+            }
+        }
+        if options.is_empty() {
+            self.line(&format!("{head};"));
+        } else {
+            self.open(&head);
+            for o in options {
+                self.line(&o);
+            }
+            self.close();
+        }
     }
 }
 
@@ -353,8 +481,20 @@ fn real_oneof(f: &FieldDescriptorProto) -> Option<usize> {
 
 /// The nested message of `parent` that the fully-qualified `type_name` names.
 fn nested_of<'a>(parent: &'a DescriptorProto, type_name: &str) -> Option<&'a DescriptorProto> {
+    nested_at(parent, type_name).map(|(_, n)| n)
+}
+
+/// [`nested_of`], with its index among `parent`'s nested types.
+fn nested_at<'a>(
+    parent: &'a DescriptorProto,
+    type_name: &str,
+) -> Option<(usize, &'a DescriptorProto)> {
     let simple = type_name.rsplit('.').next()?;
-    parent.nested_type.iter().find(|n| n.name() == simple)
+    parent
+        .nested_type
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.name() == simple)
 }
 
 /// Whether `nested` is the message of one of `parent`'s group fields.
@@ -376,7 +516,18 @@ fn type_of(f: &FieldDescriptorProto) -> String {
 
 /// ` [a = b, ...]` or empty.
 fn field_options(f: &FieldDescriptorProto) -> String {
-    let mut parts: Vec<String> = Vec::new();
+    let parts: Vec<String> = option_parts(f).into_iter().map(|(o, _)| o).collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", parts.join(", "))
+    }
+}
+
+/// Each `name = value` of a field's options, with the descriptor field it shows when the
+/// source info has a span of its own for it (`default`, `json_name`).
+fn option_parts(f: &FieldDescriptorProto) -> Vec<(String, Option<i32>)> {
+    let mut parts: Vec<(String, Option<i32>)> = Vec::new();
     if let Some(d) = &f.default_value {
         let value = match f.r#type() {
             Type::String => quote(d),
@@ -384,23 +535,26 @@ fn field_options(f: &FieldDescriptorProto) -> String {
             Type::Bytes => format!("\"{d}\""),
             _ => d.clone(),
         };
-        parts.push(format!("default = {value}"));
+        parts.push((format!("default = {value}"), Some(FIELD_DEFAULT)));
     }
     let is_extension = f.extendee.is_some();
     if let Some(json) = &f.json_name {
         if !is_extension && *json != default_json_name(f.name()) {
-            parts.push(format!("json_name = {}", quote(json)));
+            parts.push((
+                format!("json_name = {}", quote(json)),
+                Some(FIELD_JSON_NAME),
+            ));
         }
     }
     if let Some(o) = &f.options {
         if o.ctype.is_some() {
-            parts.push(format!("ctype = {}", o.ctype().as_str_name()));
+            parts.push((format!("ctype = {}", o.ctype().as_str_name()), None));
         }
         if let Some(p) = o.packed {
-            parts.push(format!("packed = {p}"));
+            parts.push((format!("packed = {p}"), None));
         }
         if o.jstype.is_some() {
-            parts.push(format!("jstype = {}", o.jstype().as_str_name()));
+            parts.push((format!("jstype = {}", o.jstype().as_str_name()), None));
         }
         for (name, v) in [
             ("lazy", o.lazy),
@@ -408,15 +562,11 @@ fn field_options(f: &FieldDescriptorProto) -> String {
             ("weak", o.weak),
         ] {
             if let Some(v) = v {
-                parts.push(format!("{name} = {v}"));
+                parts.push((format!("{name} = {v}"), None));
             }
         }
     }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", parts.join(", "))
-    }
+    parts
 }
 
 /// `start`, `start to end`, or `start to max`.

@@ -1,11 +1,11 @@
 //! Doc comments as protoc attaches them: the comment lines right above an element (no blank
 //! line between) and a comment after it on the same line.
 
-use crate::model::{File, Span};
+use super::{File, Span};
 
 /// The element's doc comment: leading comment lines, then a trailing one, each trimmed and
 /// joined by newlines. Empty when it has none.
-pub fn doc(file: &File, span: Span) -> String {
+pub fn doc_comment(file: &File, span: Span) -> String {
     let mut parts = leading(file, span);
     parts.extend(trailing(file, span));
     parts.join("\n")
