@@ -16,11 +16,6 @@ use std::process::Command;
 
 use serde_json::Value;
 
-// Families of issue 10, as they are named there.
-// Found by the corpus, not named in issue 10.
-const EXTENSION_DECLARATIONS: &str =
-    "extension declarations (an option of extension ranges) are not checked";
-
 /// Inputs where protocompat's verdict still differs from protoc's and buf's (shared) verdict.
 ///
 /// Regenerate with `scripts/frontend_corpus.py compare --rust` (the script names the family from
@@ -28,29 +23,6 @@ const EXTENSION_DECLARATIONS: &str =
 /// smallest input of each family with protoc's and buf's messages.
 #[rustfmt::skip]
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("protocompile/linker.failure_extension_declaration_but_range_unverified", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_report_correct_location_with_multiple_declarations", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_incorrect_number", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_invalid_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_name_without_dot", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_number_out_of_range_multiple_ranges", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_reserved_only_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_reserved_only_type", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_with_type_without_dot", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_name", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_number", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_declaration_without_type", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_label_does_not_match_declaration3", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_matches_no_declaration3", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_name_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_name_does_not_match_declaration2", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_number_is_reserved", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_type_does_not_match_declaration", EXTENSION_DECLARATIONS),
-    ("protocompile/linker.failure_extension_type_does_not_match_declaration2", EXTENSION_DECLARATIONS),
 ];
 
 fn frontend_dir() -> PathBuf {

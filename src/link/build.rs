@@ -14,7 +14,7 @@ use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
 use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
-use super::validate::custom_options::{self, Types};
+use super::validate::{self, custom_options::Types};
 use crate::model::{Schema, Span};
 use crate::parse::{self, ParsedFile};
 
@@ -125,14 +125,15 @@ pub fn build_parsed(
         })
         .collect();
     let (mut schema, mut imports) = (Schema::default(), Schema::default());
-    // The custom options of the compared files, checked once every file is lowered.
-    let mut custom_options = Vec::new();
+    // What is checked once every file is lowered: the compared files' custom options, and
+    // their extensions against the declarations of their extendees.
+    let mut deferred = Vec::new();
     for (index, (is_compared, file, errors, source, custom)) in results.into_iter().enumerate() {
         for (span, message) in errors {
             diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
         }
-        if is_compared && !custom.is_empty() {
-            custom_options.push((index, source, custom));
+        if is_compared && (!custom.is_empty() || !file.all_extensions().is_empty()) {
+            deferred.push((index, file.path.clone(), source, custom));
         }
         let side = if is_compared {
             &mut schema
@@ -141,11 +142,12 @@ pub fn build_parsed(
         };
         side.files.insert(file.path.clone(), file);
     }
-    if !custom_options.is_empty() {
+    if !deferred.is_empty() {
         let types = Types::of(schema.files.values().chain(imports.files.values()));
-        for (index, source, elements) in custom_options {
+        for (index, path, source, elements) in deferred {
             let resolver = Resolver::new(index, &visible[index], &symbols);
-            for (span, message) in custom_options::check(&elements, &resolver, &types) {
+            let file = &schema.files[&path];
+            for (span, message) in validate::after_lowering(file, &elements, &resolver, &types) {
                 diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
             }
         }

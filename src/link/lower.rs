@@ -211,6 +211,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: lower_options(e.options.iter()),
                         }))
                 }
                 MessageItem::Reserved(r) => {
@@ -220,6 +221,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: Options::default(),
                         }));
                     message
                         .reserved_names
@@ -599,6 +601,7 @@ impl Lower<'_> {
                             start: r.start,
                             end: r.end,
                             span: r.span,
+                            options: Options::default(),
                         }));
                     out.reserved_names
                         .extend(r.names.iter().map(|n| ReservedName {
@@ -697,16 +700,16 @@ fn add_synthetic_oneofs(message: &mut Message) {
 }
 
 /// `FieldDescriptorProto.default_value` form of a `default = ...` option: enum value name,
-/// `true`/`false`, decimal integers, floats in shortest round-trip form (`inf`, `-inf`,
+/// `true`/`false`, decimal integers, floats as protoc prints them (`1e+20`, `inf`, `-inf`,
 /// `nan`), strings unescaped, bytes C-escaped (octal for non-printable bytes, as protoc).
 pub fn default_string(value: &OptionValue, ty: FieldType) -> String {
     match value {
         OptionValue::Ident(s) => s.clone(),
         OptionValue::Int(n) if matches!(ty, FieldType::Float | FieldType::Double) => {
-            format_float(*n as f64)
+            protoc_float(*n as f64)
         }
         OptionValue::Int(n) => n.to_string(),
-        OptionValue::Float(f) => format_float(*f),
+        OptionValue::Float(f) => protoc_float(*f),
         OptionValue::String(bytes) if ty == FieldType::Bytes => c_escape(bytes),
         // protoc keeps a string default's bytes as they are; the model's text is UTF-8.
         OptionValue::String(bytes) => String::from_utf8_lossy(bytes).into_owned(),
@@ -714,13 +717,49 @@ pub fn default_string(value: &OptionValue, ty: FieldType) -> String {
     }
 }
 
-fn format_float(f: f64) -> String {
+/// A `double` or `float` default as protoc writes it into `default_value` (`SimpleDtoa`:
+/// C's `%.15g`, or `%.17g` when 15 digits do not read back as the same double): `0.1`,
+/// `1e+20`, `1.8446744073709552e+19`, `inf`, `-inf`, `nan`.
+pub fn protoc_float(f: f64) -> String {
     if f.is_nan() {
-        "nan".to_string()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.to_string()
+        return "nan".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    let short = c_format_g(f, 15);
+    if short.parse::<f64>() == Ok(f) {
+        short
     } else {
-        format!("{f}")
+        c_format_g(f, 17)
+    }
+}
+
+/// C's `printf("%.*g", precision, f)` for a finite `f`: `precision` significant digits,
+/// trailing zeros dropped, exponent form (`1e+20`, `1.5e-05`) when the decimal exponent is
+/// below -4 or at least the precision.
+fn c_format_g(f: f64, precision: usize) -> String {
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    let sci = format!("{:.*e}", precision - 1, f);
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if exponent < -4 || exponent >= precision as i32 {
+        let mantissa = trim_fraction(mantissa);
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs());
+    }
+    let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
+    trim_fraction(&format!("{f:.decimals$}")).to_string()
+}
+
+/// `1.500` -> `1.5`, `2.000` -> `2`, `10` -> `10`.
+fn trim_fraction(number: &str) -> &str {
+    if number.contains('.') {
+        number.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        number
     }
 }
 

@@ -18,6 +18,8 @@ mod wkt;
 pub use build::{build_parsed, build_schema, BuildError, BuildOutput};
 pub use imports::MissingImport;
 pub use input::{ImportResolver, NoImports, SourceFile};
+/// A float as protoc prints it in descriptors (`1e+20`, `0.1`, `inf`).
+pub use lower::protoc_float;
 /// The import paths resolved from the well-known types bundled in the binary.
 pub use wkt::BUNDLED as BUNDLED_WELL_KNOWN_TYPES;
 

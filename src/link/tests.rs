@@ -838,13 +838,7 @@ fn an_integer_beyond_u64_is_a_floating_point_default() {
     )]);
     let fields = &message(&schema.files["a.proto"], "M").fields;
     let defaults: Vec<_> = fields.iter().map(|f| f.default_value.as_deref()).collect();
-    assert_eq!(
-        defaults,
-        [
-            Some("18446744073709552000"),
-            Some("-100000000000000000000000")
-        ]
-    );
+    assert_eq!(defaults, [Some("1.8446744073709552e+19"), Some("-1e+23")]);
     for ty in ["int64", "uint64"] {
         let text = format!(
             "syntax = \"proto2\";\nmessage M {{\n  optional {ty} x = 1 [default = 18446744073709551616];\n}}\n"
@@ -865,6 +859,33 @@ fn an_integer_beyond_u64_is_a_floating_point_default() {
         )]),
         vec!["option `deprecated` is a bool: its value must be `true` or `false`"]
     );
+}
+
+/// `double` and `float` defaults read as protoc 35.1 writes them into `default_value`
+/// (`%.15g`, else `%.17g`), checked against `protoc -o` on the same input.
+#[test]
+fn float_defaults_are_printed_as_protoc_prints_them() {
+    let schema = build(&[(
+        "a.proto",
+        "syntax = \"proto2\";\nmessage M {\n\
+         optional double c = 3 [default = 0.1];\n  optional double d = 4 [default = 1e15];\n\
+         optional double e = 5 [default = 0.00001];\n  optional float f = 6 [default = 0.1];\n\
+         optional double g = 7 [default = -inf];\n  optional double h = 8 [default = 123456789012345678];\n\
+         optional double i = 9 [default = 5];\n  optional double j = 10 [default = -0.0];\n}\n",
+    )]);
+    let fields = &message(&schema.files["a.proto"], "M").fields;
+    let defaults: Vec<_> = fields.iter().map(|f| f.default_value.as_deref()).collect();
+    let protoc = [
+        "0.1",
+        "1e+15",
+        "1e-05",
+        "0.1",
+        "-inf",
+        "1.2345678901234568e+17",
+        "5",
+        "-0",
+    ];
+    assert_eq!(defaults, protoc.map(Some));
 }
 
 /// protoc accepts octal escapes up to `\777` and keeps the low byte (`\400` is 0, `\501` is

@@ -157,6 +157,9 @@ pub struct ReservedRange {
     pub start: i64,
     pub end: i64,
     pub span: Span,
+    /// For an extension range: the options of its `extensions` statement (`declaration`,
+    /// `verification`); empty otherwise.
+    pub options: Options,
 }
 
 #[derive(Debug, Clone)]
@@ -196,7 +199,7 @@ pub struct Field {
     /// Whether `json_name` was written explicitly.
     pub json_name_explicit: bool,
     /// `default = ...` in the string form of `FieldDescriptorProto.default_value`: enum value
-    /// name, `true`/`false`, decimal integers, floats in shortest round-trip form (`inf`,
+    /// name, `true`/`false`, decimal integers, floats as protoc prints them (`%.15g`; `inf`,
     /// `-inf`, `nan`), strings unescaped, bytes C-escaped (octal for non-printable bytes).
     /// The `default` and `json_name` pseudo-options also stay in `options` (for their spans).
     pub default_value: Option<String>,

@@ -57,6 +57,7 @@ mod tests {
             start,
             end,
             span: Default::default(),
+            options: Default::default(),
         };
         let set = NumberSet::of(&[r(10, 12), r(1, 1), r(13, 20), r(30, 30), r(5, 6)]);
         assert_eq!(set.ranges(), &[(1, 1), (5, 6), (10, 20), (30, 30)]);

@@ -965,7 +965,7 @@ fn value_words(value: &OptionValue) -> String {
         OptionValue::Ident(s) => s.clone(),
         OptionValue::String(bytes) => crate::rules::quote::quote_bytes(bytes),
         OptionValue::Int(n) => n.to_string(),
-        OptionValue::Float(f) => f.to_string(),
+        OptionValue::Float(f) => crate::link::protoc_float(*f),
         OptionValue::Aggregate(s) => s.split_whitespace().collect::<Vec<_>>().join(" "),
     };
     shorten(&text, 60)

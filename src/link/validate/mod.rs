@@ -7,6 +7,7 @@
 pub(super) mod custom_options;
 pub(super) mod declarations;
 mod edition_2024;
+pub(super) mod extension_declarations;
 mod extension_numbers;
 mod features;
 mod import_list;
@@ -160,12 +161,31 @@ fn check_options(
     }
 }
 
+/// The problems that need every file of the build lowered: custom options (their types may be
+/// declared anywhere), and extensions against the declarations of their extendee.
+pub(in crate::link) fn after_lowering(
+    file: &File,
+    custom: &[option_names::ElementOptions],
+    resolver: &crate::link::resolve::Resolver,
+    types: &custom_options::Types,
+) -> Vec<(Span, String)> {
+    let mut errors = custom_options::check(custom, resolver, types);
+    for extension in file.all_extensions() {
+        let extendee = extension.extendee.as_deref();
+        if let Some(extendee) = extendee.and_then(|name| types.messages.get(name)) {
+            errors.extend(extension_declarations::check_extension(extension, extendee));
+        }
+    }
+    errors
+}
+
 /// Every problem found in `file`, as (span, message).
 pub fn validate(file: &File) -> Vec<(Span, String)> {
     let mut errors = Vec::new();
     check_all_options(file, &mut errors);
     for message in file.all_messages() {
         check_message(message, &mut errors);
+        errors.extend(extension_declarations::check_message(message));
         check_json_names(message, &mut errors);
         if !message.is_map_entry {
             for field in &message.fields {
@@ -809,5 +829,7 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
 
 #[cfg(test)]
 mod custom_option_tests;
+#[cfg(test)]
+mod extension_declaration_tests;
 #[cfg(test)]
 mod tests;
