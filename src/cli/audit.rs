@@ -897,6 +897,16 @@ fn log_table(
     out
 }
 
+/// How a history message names the new side of `check --history` ("... used again since
+/// the staged changes"): the words `check`'s own messages use, not the source's label.
+fn new_side_words(label: &str) -> String {
+    match label {
+        "index" => "the staged changes".to_string(),
+        "working tree" => "the working tree".to_string(),
+        revision => format!("`{revision}`"),
+    }
+}
+
 /// `check --history`: the audit's verdict on the new side's additions, against the history
 /// of the `--against` revision, added to the check's findings (located on the new side; the
 /// old use is cited by commit in the message).
@@ -911,7 +921,7 @@ pub fn add_history_findings(
         .iter()
         .map(|(path, text)| (path.clone(), text.text()))
         .collect();
-    let label = format!("`{}`", outcome.sources.new_label);
+    let label = new_side_words(&outcome.sources.new_label);
     let found = history.judge_new_side(&files, &label);
     for f in &found {
         let location = outcome.sources.new.get(f.at.path.as_ref()).map(|text| {

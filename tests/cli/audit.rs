@@ -618,6 +618,36 @@ fn check_history_stops_a_number_deleted_long_ago() {
     );
 }
 
+/// The message names the new side as `check`'s own messages do ("the staged changes", not
+/// the source's label `index`).
+#[test]
+fn check_history_names_the_new_side_in_words() {
+    let repo = reused_history();
+    repo.write(
+        "a.proto",
+        &format!(
+            "{P3}message User {{\n  string id = 1;\n  int64 created_at = 2;\n  bool vip = 3;\n}}\n"
+        ),
+    );
+    let message = |args: &[&str]| {
+        let (code, _, doc) = support::check_json(repo.path(), args);
+        assert_eq!(code, 1, "{doc}");
+        let reused = doc["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .find(|f| f["rule"] == "FIELD_NUMBER_REUSED")
+            .unwrap_or_else(|| panic!("no FIELD_NUMBER_REUSED: {doc}"));
+        reused["message"].as_str().expect("message").to_string()
+    };
+    let worktree = message(&["--against", "HEAD", "--history"]);
+    assert!(worktree.contains("since the working tree;"), "{worktree}");
+    repo.git(&["add", "a.proto"]);
+    let staged = message(&["--staged", "--against", "HEAD", "--history"]);
+    assert!(staged.contains("since the staged changes;"), "{staged}");
+    assert!(!staged.contains("`index`"), "{staged}");
+}
+
 /// The same history in each `DIR/x.proto` (package `acme.DIR`): fields 2 and 3 deleted
 /// unreserved, then 2 reused; one commit per step for all the directories.
 fn reuse_in(repo: &Repo, dirs: &[&str]) {
