@@ -48,25 +48,20 @@ fn assert_same(name: &str, text: &str) {
     assert_eq!(old_errors, new_errors, "errors of {name}");
 }
 
-fn proto_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            proto_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "proto") {
-            out.push(path);
-        }
-    }
+/// Every `.proto` file under `dir` (walkdir, as `source::fs` lists a tree).
+fn proto_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .map(walkdir::DirEntry::into_path)
+        .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "proto"))
+        .collect()
 }
 
 #[test]
 fn same_as_the_old_lexer_on_every_testdata_file() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut files = Vec::new();
-    proto_files(&root, &mut files);
+    let files = proto_files(&root);
     assert!(
         files.len() > 1000,
         "testdata has {} .proto files",
@@ -169,8 +164,7 @@ fn same_as_the_old_lexer_on_malformed_input() {
 fn same_as_the_old_lexer_on_a_large_tree() {
     let dir = std::env::var("PROTO_DIR")
         .unwrap_or_else(|_| "/tmp/protocompat-bench/googleapis".to_string());
-    let mut files = Vec::new();
-    proto_files(std::path::Path::new(&dir), &mut files);
+    let files = proto_files(std::path::Path::new(&dir));
     assert!(!files.is_empty(), "no .proto files under {dir}");
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
