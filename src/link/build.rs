@@ -13,6 +13,7 @@ use super::imports::{
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
+use super::reuse::{reusable, Reuse, UnitFacts};
 use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
 use super::validate::{self, custom_options::Types};
 use crate::model::{Schema, Span};
@@ -29,6 +30,9 @@ pub struct BuildOutput {
     /// kept as written; the caller decides whether that is good enough (by default the check
     /// refuses: it could not see those types).
     pub unresolved_imports: Vec<MissingImport>,
+    /// What a later build of another revision may take instead of lowering again
+    /// ([`build_parsed_reusing`]).
+    pub reuse: Reuse,
 }
 
 /// The files could not be built: every syntax or resolution error found, each a diagnostic
@@ -69,6 +73,18 @@ pub fn build_parsed(
     files: Vec<(SourceFile, Arc<ParsedFile>)>,
     resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
+    build_parsed_reusing(files, resolver, None)
+}
+
+/// [`build_parsed`], taking from `old` (another revision's build) the model of each file
+/// whose text and whole import closure are the same in both builds, instead of lowering and
+/// validating it again: `super::reuse` says why that is exactly what lowering would give.
+/// Both schemas then share those files (`Arc`).
+pub fn build_parsed_reusing(
+    files: Vec<(SourceFile, Arc<ParsedFile>)>,
+    resolver: &dyn ImportResolver,
+    old: Option<&Reuse>,
+) -> Result<BuildOutput, BuildError> {
     let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
@@ -105,7 +121,13 @@ pub fn build_parsed(
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
     }
+    // A name defined twice: which definition the table kept may differ between builds.
+    let reused = match old {
+        Some(old) if errors.is_empty() => reusable(&units, compared, old),
+        _ => vec![None; units.len()],
+    };
     report_all(&units, errors, &mut diagnostics);
+    let facts = UnitFacts::of(&units);
 
     // Lower every file, imports too, each consuming its unit so that its syntax tree is
     // freed as soon as it is lowered (the trees of all files at once would double the peak
@@ -115,35 +137,56 @@ pub fn build_parsed(
     let results: Vec<_> = units
         .into_par_iter()
         .zip(visible.par_iter())
+        .zip(reused)
         .enumerate()
-        .map(|(index, (unit, visible))| {
+        .map(|(index, ((unit, visible), reused))| {
+            if let Some(file) = reused {
+                return (index < compared, file, Vec::new(), unit.source, None);
+            }
             let (file, mut errors, custom) = lower_file(&unit, index, visible, &symbols);
             if index < compared {
                 errors.extend(super::validate::validate(&file));
             }
-            (index < compared, file, errors, unit.source, custom)
+            (
+                index < compared,
+                Arc::new(file),
+                errors,
+                unit.source,
+                Some(custom),
+            )
         })
         .collect();
     let (mut schema, mut imports) = (Schema::default(), Schema::default());
     // What is checked once every file is lowered: the compared files' custom options, and
     // their extensions against the declarations of their extendees.
     let mut deferred = Vec::new();
+    let mut lowered = Vec::with_capacity(results.len());
     for (index, (is_compared, file, errors, source, custom)) in results.into_iter().enumerate() {
         for (span, message) in errors {
             diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
         }
-        if is_compared && (!custom.is_empty() || !file.all_extensions().is_empty()) {
-            deferred.push((index, file.path.clone(), source, custom));
+        // A reused file (no `custom`) passed these checks in its own build, with the same types.
+        if let Some(custom) = custom.filter(|_| is_compared) {
+            if !custom.is_empty() || !file.all_extensions().is_empty() {
+                deferred.push((index, file.path.clone(), source, custom));
+            }
         }
         let side = if is_compared {
             &mut schema
         } else {
             &mut imports
         };
+        lowered.push(file.clone());
         side.files.insert(file.path.clone(), file);
     }
     if !deferred.is_empty() {
-        let types = Types::of(schema.files.values().chain(imports.files.values()));
+        let types = Types::of(
+            schema
+                .files
+                .values()
+                .chain(imports.files.values())
+                .map(|f| &**f),
+        );
         for (index, path, source, elements) in deferred {
             let resolver = Resolver::new(index, &visible[index], &symbols);
             let file = &schema.files[&path];
@@ -159,6 +202,7 @@ pub fn build_parsed(
         schema,
         imports,
         unresolved_imports,
+        reuse: Reuse::of(&facts, &lowered, compared),
     })
 }
 
