@@ -9,6 +9,8 @@ use crate::syntax::{OptionValue, Span};
 
 /// Parses `text` (a literal starting with `{`), found at byte `offset` of its file.
 pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, String)> {
+    let uncommented = without_comments(text);
+    let text = uncommented.as_str();
     let lexed = lex(text);
     let shift = |span: Span| Span {
         start: span.start + offset,
@@ -28,6 +30,43 @@ pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, S
         None => Ok(literal),
         Some(token) => Err(parser.unexpected(token, "the end of the message literal")),
     }
+}
+
+/// `text` with each `#` comment (to the end of its line, as protobuf's text format reads
+/// them) blanked out, so that spans stay where they were. A `#` inside a string is kept.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                out.push(c);
+                out.extend(chars.next());
+            }
+            (Some(open), _) if c == open => {
+                quote = None;
+                out.push(c);
+            }
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '#') => {
+                out.push(' ');
+                for rest in chars.by_ref() {
+                    if rest == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                    // Keep byte offsets: one space per byte.
+                    out.extend(std::iter::repeat_n(' ', rest.len_utf8()));
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 struct LiteralParser<'a> {

@@ -135,7 +135,10 @@ fn check_options(
         }
         let standard = feature.split('.').next().unwrap_or(feature);
         let Some(spec) = feature_spec(standard) else {
-            errors.push((entry.span, format!("unknown feature `{standard}`")));
+            // In a literal, `features = { bogus: X }`, the literal checker reports it.
+            if options.entries.iter().any(|e| e.name == entry.name) {
+                errors.push((entry.span, format!("unknown feature `{standard}`")));
+            }
             continue;
         };
         if let Syntax::Editions(edition) = syntax {
@@ -827,6 +830,8 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
     })
 }
 
+#[cfg(test)]
+mod builtin_option_tests;
 #[cfg(test)]
 mod custom_option_tests;
 #[cfg(test)]

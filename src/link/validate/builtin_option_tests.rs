@@ -1,0 +1,212 @@
+//! Built-in options typed by the lowered descriptor.proto (`custom_options` with
+//! `wkt::descriptor_model`): message literals of `features` and `declaration`, names with an
+//! extension part (`features.(pb.cpp).x`), each on its smallest input with the exact message
+//! and the text its span covers. protoc's verdict (`python3 -m grpc_tools.protoc`, libprotoc
+//! 35.1) is in each test's comment.
+
+use super::tests::{error, errors, one_file};
+
+const EDITION: &str = "edition = \"2023\";\n";
+const CPP: &str = "edition = \"2023\";\nimport \"google/protobuf/cpp_features.proto\";\n";
+
+/// protoc: `Error while parsing option value for "features": Message type
+/// "google.protobuf.FeatureSet" has no field named "bogus".`
+#[test]
+fn an_unknown_field_in_a_features_literal() {
+    assert_eq!(
+        one_file(&format!("{EDITION}option features = {{ bogus: 1 }};\n")),
+        error(
+            "message literal: `google.protobuf.FeatureSet` has no field named `bogus`",
+            "bogus"
+        )
+    );
+    // The same on a field, and a feature written as an identifier.
+    assert_eq!(
+        one_file(&format!(
+            "{EDITION}message M {{ int32 a = 1 [features = {{ bogus: X }}]; }}\n"
+        )),
+        error(
+            "message literal: `google.protobuf.FeatureSet` has no field named `bogus`",
+            "bogus"
+        )
+    );
+}
+
+/// protoc: `... for "features": Unknown enumeration value of "BOGUS" for field
+/// "enum_type".`; an enum number is accepted in a literal.
+#[test]
+fn feature_values_in_a_literal() {
+    assert_eq!(
+        one_file(&format!("{EDITION}option features = {{ enum_type: BOGUS }};\n")),
+        error(
+            "message literal: field `enum_type`: enum `google.protobuf.FeatureSet.EnumType` has no value named `BOGUS`",
+            "BOGUS"
+        )
+    );
+    assert_eq!(
+        one_file(&format!("{EDITION}option features = {{ enum_type: 1 }};\n")),
+        []
+    );
+}
+
+/// protoc: `... for "declaration": Message type
+/// "google.protobuf.ExtensionRangeOptions.Declaration" has no field named "wat".` and
+/// `Expected integer, got: "x"` (reported once, not also as a declaration without a number).
+#[test]
+fn a_declaration_literal_is_typed() {
+    let range = |literal: &str| {
+        one_file(&format!(
+            "syntax = \"proto2\";\nmessage M {{ extensions 1 to 10 [declaration = {literal}]; }}\n"
+        ))
+    };
+    assert_eq!(
+        range("{ number: 1, full_name: \".M.x\", type: \"int32\", wat: 3 }"),
+        error(
+            "message literal: `google.protobuf.ExtensionRangeOptions.Declaration` has no field named `wat`",
+            "wat"
+        )
+    );
+    assert_eq!(
+        range("{ number: \"x\" }"),
+        error(
+            "message literal: field `number` is an int32: its value must be an integer",
+            "\"x\""
+        )
+    );
+    assert_eq!(
+        range("{ number: 1 full_name: \".M.x\" type: \"int32\" }"),
+        []
+    );
+}
+
+/// protoc: `Value must be identifier for boolean option
+/// "pb.CppFeatures.legacy_closed_enum".` and `Option "features.(pb.cpp).bogus" unknown.`
+#[test]
+fn a_language_feature_by_name() {
+    assert_eq!(
+        one_file(&format!(
+            "{CPP}option features.(pb.cpp).legacy_closed_enum = 3;\n"
+        )),
+        error(
+            "option `features.(pb.cpp).legacy_closed_enum` is a bool: its value must be `true` or `false`",
+            "3"
+        )
+    );
+    assert_eq!(
+        one_file(&format!("{CPP}option features.(pb.cpp).bogus = true;\n")),
+        error(
+            "option `features.(pb.cpp).bogus` is unknown: `pb.CppFeatures` has no field `bogus`",
+            "bogus"
+        )
+    );
+    assert_eq!(
+        one_file(&format!(
+            "{CPP}option features.(pb.cpp).string_type = VIEW;\n"
+        )),
+        []
+    );
+}
+
+/// protoc: `... for "features": Message type "pb.CppFeatures" has no field named "bogus".`;
+/// the valid literal with a language feature passes.
+#[test]
+fn a_language_feature_in_a_literal() {
+    assert_eq!(
+        one_file(&format!(
+            "{CPP}option features = {{ [pb.cpp] {{ bogus: 1 }} }};\n"
+        )),
+        error(
+            "message literal: `pb.CppFeatures` has no field named `bogus`",
+            "bogus"
+        )
+    );
+    assert_eq!(
+        one_file(&format!(
+            "{CPP}option features = {{ enum_type: OPEN field_presence: IMPLICIT [pb.cpp] {{ string_type: VIEW }} }};\n"
+        )),
+        []
+    );
+}
+
+/// A feature extension of the build's own (`extend google.protobuf.FeatureSet`), used from
+/// another file. protoc: `Value must be identifier for boolean option "p.MyFeatures.x".`
+#[test]
+fn a_custom_feature_of_the_build() {
+    let features =
+        "edition = \"2023\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+         message MyFeatures { bool x = 1; }\n\
+         extend google.protobuf.FeatureSet { MyFeatures my = 9995; }\n";
+    let user = |option: &str| {
+        errors(&[
+            ("my.proto", features),
+            (
+                "a.proto",
+                &format!("edition = \"2023\";\npackage p;\nimport \"my.proto\";\n{option}\n"),
+            ),
+        ])
+    };
+    assert_eq!(
+        user("option features.(my).x = 3;"),
+        error(
+            "option `features.(my).x` is a bool: its value must be `true` or `false`",
+            "3"
+        )
+    );
+    assert_eq!(
+        user("option features = { [p.my] { y: true } };"),
+        error(
+            "message literal: `p.MyFeatures` has no field named `y`",
+            "y"
+        )
+    );
+    assert_eq!(user("option features.(my).x = true;"), []);
+}
+
+/// protoc: `Option "features" was already set.` (a field of it was set before), and
+/// `Option "features.(pb.cpp).string_type" was already set.`
+#[test]
+fn a_feature_set_twice_by_name_and_literal() {
+    assert_eq!(
+        one_file(&format!(
+            "{EDITION}option features.enum_type = OPEN;\noption features = {{ field_presence: IMPLICIT }};\n"
+        )),
+        error("option `features` is already set", "features")
+    );
+    assert_eq!(
+        one_file(&format!(
+            "{CPP}option features.(pb.cpp).string_type = VIEW;\noption features.(pb.cpp).string_type = CORD;\n"
+        )),
+        error(
+            "option `features.(pb.cpp).string_type` is already set",
+            "features.(pb.cpp).string_type"
+        )
+    );
+    // Two plain names: reported once (by `options_twice`).
+    assert_eq!(
+        one_file(&format!(
+            "{EDITION}option features.enum_type = OPEN;\noption features.enum_type = CLOSED;\n"
+        )),
+        error(
+            "option `features.enum_type` is already set",
+            "features.enum_type"
+        )
+    );
+}
+
+/// protobuf's text format reads `#` to the end of the line as a comment; protoc accepts
+/// both of these.
+#[test]
+fn comments_in_a_literal() {
+    assert_eq!(
+        one_file(&format!(
+            "{EDITION}message M {{ int32 a = 1 [features = {{ # why\n  field_presence: EXPLICIT }}]; }}\n"
+        )),
+        []
+    );
+    assert_eq!(
+        one_file(&format!(
+            "{EDITION}option features = {{ # comment with \"a quote\"\n  enum_type: OPEN # and after\n}};\n"
+        )),
+        []
+    );
+}
