@@ -210,3 +210,83 @@ fn comments_in_a_literal() {
         []
     );
 }
+
+/// A feature extension whose fields and enum values declare lifetimes.
+const LIFETIMES: &str = "edition = \"2023\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+     enum Mode {\n  MODE_UNKNOWN = 0;\n\
+       OLD = 1 [feature_support = { edition_introduced: EDITION_2023 edition_removed: EDITION_2024 removal_error: \"gone\" }];\n\
+       NEW = 2 [feature_support.edition_introduced = EDITION_2024];\n  FINE = 3;\n}\n\
+     message MyFeatures {\n\
+       Mode mode = 1 [targets = TARGET_TYPE_FILE, feature_support.edition_introduced = EDITION_2023, edition_defaults = { edition: EDITION_LEGACY, value: \"FINE\" }];\n\
+       bool later = 2 [targets = TARGET_TYPE_FILE, feature_support.edition_introduced = EDITION_2024, edition_defaults = { edition: EDITION_LEGACY, value: \"false\" }];\n\
+       bool gone = 3 [targets = TARGET_TYPE_FILE, feature_support = { edition_introduced: EDITION_2023 edition_removed: EDITION_2024 removal_error: \"use x\" }, edition_defaults = { edition: EDITION_LEGACY, value: \"false\" }];\n\
+     }\n\
+     extend google.protobuf.FeatureSet { MyFeatures my = 9995; }\n";
+
+fn with_lifetimes(edition: &str, option: &str) -> Vec<(String, String)> {
+    errors(&[
+        ("feat.proto", LIFETIMES),
+        (
+            "u.proto",
+            &format!("edition = \"{edition}\";\nimport \"feat.proto\";\n{option}\n"),
+        ),
+    ])
+}
+
+/// protoc: `p.MyFeatures.later wasn't introduced until edition 2024 and can't be used in
+/// edition 2023` (by name and in a literal alike) and `p.MyFeatures.gone has been removed in
+/// edition 2024: use x`.
+#[test]
+fn a_feature_outside_its_lifetime() {
+    let later = "feature `p.MyFeatures.later` was introduced in edition 2024 and cannot be used in edition 2023";
+    assert_eq!(
+        with_lifetimes("2023", "option features.(p.my).later = true;"),
+        error(later, "later")
+    );
+    assert_eq!(
+        with_lifetimes("2023", "option features = { [p.my] { later: true } };"),
+        error(later, "later")
+    );
+    assert_eq!(
+        with_lifetimes("2024", "option features.(p.my).gone = true;"),
+        error(
+            "feature `p.MyFeatures.gone` was removed in edition 2024: use x",
+            "gone"
+        )
+    );
+    assert_eq!(
+        with_lifetimes("2023", "option features.(p.my).gone = true;"),
+        []
+    );
+}
+
+/// protoc: `p.NEW wasn't introduced until edition 2024 and can't be used in edition 2023`
+/// (by name, or by number in a literal) and `p.OLD has been removed in edition 2024: gone`.
+#[test]
+fn a_feature_value_outside_its_lifetime() {
+    let new =
+        "feature value `p.NEW` was introduced in edition 2024 and cannot be used in edition 2023";
+    assert_eq!(
+        with_lifetimes("2023", "option features.(p.my).mode = NEW;"),
+        error(new, "NEW")
+    );
+    assert_eq!(
+        with_lifetimes("2023", "option features = { [p.my] { mode: 2 } };"),
+        error(new, "2")
+    );
+    assert_eq!(
+        with_lifetimes("2024", "option features.(p.my).mode = OLD;"),
+        error(
+            "feature value `p.OLD` was removed in edition 2024: gone",
+            "OLD"
+        )
+    );
+    assert_eq!(
+        with_lifetimes("2023", "option features.(p.my).mode = OLD;"),
+        []
+    );
+    assert_eq!(
+        with_lifetimes("2023", "option features.(p.my).mode = FINE;"),
+        []
+    );
+}

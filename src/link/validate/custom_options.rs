@@ -8,12 +8,13 @@
 
 use std::collections::HashMap;
 
-use super::message_literals::{self, Literals};
+use super::feature_lifetimes;
+use super::message_literals::{self, Literals, SetField};
 use super::option_names::ElementOptions;
 use super::option_values::{self, Kind};
 use crate::link::resolve::Resolver;
 use crate::link::symbols::SymKind;
-use crate::model::{Enum, Field, FieldType, File, Label, Message, OptionValue, Span};
+use crate::model::{Enum, EnumValue, Field, FieldType, File, Label, Message, OptionValue, Span};
 use crate::syntax::ast::{OptionDecl, OptionNamePart};
 
 type Errors = Vec<(Span, String)>;
@@ -60,6 +61,19 @@ impl<'a> Types<'a> {
         message.fields.iter().find(|f| f.name == field)
     }
 
+    /// The value of an enum field's enum that `written` names, by name or number.
+    pub(super) fn enum_value(&self, field: &Field, written: &OptionValue) -> Option<&'a EnumValue> {
+        if field.ty != FieldType::Enum {
+            return None;
+        }
+        let enumeration = self.enums.get(field.type_name.as_deref()?)?;
+        enumeration.values.iter().find(|v| match written {
+            OptionValue::Ident(name) => v.name == *name,
+            OptionValue::Int(number) => i128::from(v.number) == *number,
+            _ => false,
+        })
+    }
+
     /// The message type of a message or group field.
     pub(super) fn message_of(&self, field: &Field) -> Option<&'a Message> {
         if !matches!(field.ty, FieldType::Message | FieldType::Group) {
@@ -99,12 +113,17 @@ pub(in crate::link) fn check(
     elements: &[ElementOptions],
     resolver: &Resolver,
     types: &Types,
+    edition: Option<&str>,
 ) -> Errors {
     let mut errors = Vec::new();
     if resolver.visible.missing {
         return errors; // a type may be in the missing import
     }
-    let literals = Literals { resolver, types };
+    let literals = Literals {
+        resolver,
+        types,
+        set: Default::default(),
+    };
     for element in elements {
         let mut set = Set::default();
         let mut roots: Vec<(&Field, Span)> = Vec::new();
@@ -153,6 +172,11 @@ pub(in crate::link) fn check(
             };
             if !checked_before {
                 errors.extend(value_problem(option, last, node, &literals));
+            }
+            let from_literals = std::mem::take(&mut *literals.set.borrow_mut());
+            if let (Some(edition), true) = (edition, is_features(root)) {
+                let set = features_named(option, &path, types).chain(from_literals);
+                errors.extend(feature_lifetimes::check(set, edition));
             }
             if !roots.iter().any(|(r, _)| r.full_name == root.full_name) {
                 roots.push((root, option.span));
@@ -251,6 +275,40 @@ fn extension_of<'a>(
     }
     let extension = types.extensions.get(full.as_str()).copied()?;
     (extension.extendee.as_deref() == Some(message.full_name.as_str())).then_some(extension)
+}
+
+/// The `features` field of an options message.
+fn is_features(root: &Field) -> bool {
+    root.extendee.is_none() && root.name == "features"
+}
+
+/// The features an option's name sets (`features.(pb.cpp).string_type = VIEW`: the
+/// extension, the feature, and the enum value), for their lifetimes.
+fn features_named<'a>(
+    option: &OptionDecl,
+    path: &[&'a Field],
+    types: &Types<'a>,
+) -> impl Iterator<Item = SetField<'a>> {
+    let mut set: Vec<SetField<'a>> = path
+        .iter()
+        .zip(&option.name)
+        .skip(1)
+        .map(|(field, part)| SetField {
+            field,
+            enum_value: None,
+            span: part.span,
+        })
+        .collect();
+    if let Some(last) = path.last().filter(|_| path.len() > 1) {
+        if let Some(value) = types.enum_value(last, &option.value) {
+            set.push(SetField {
+                field: last,
+                enum_value: Some(value),
+                span: option.value_span,
+            });
+        }
+    }
+    set.into_iter()
 }
 
 fn has_extension_part(option: &OptionDecl) -> bool {

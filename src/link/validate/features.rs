@@ -173,7 +173,7 @@ fn feature_support_keys(file: &File, options: &Options) -> Vec<SupportKey> {
 }
 
 /// The number of an `Edition` value (descriptor.proto), by name.
-fn edition_number(name: &str) -> Option<i64> {
+pub(super) fn edition_number(name: &str) -> Option<i64> {
     Some(match name {
         "EDITION_UNKNOWN" => 0,
         "EDITION_LEGACY" => 900,

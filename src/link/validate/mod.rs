@@ -9,6 +9,7 @@ pub(super) mod declarations;
 mod edition_2024;
 pub(super) mod extension_declarations;
 mod extension_numbers;
+mod feature_lifetimes;
 mod features;
 mod import_list;
 mod message_literals;
@@ -172,7 +173,11 @@ pub(in crate::link) fn after_lowering(
     resolver: &crate::link::resolve::Resolver,
     types: &custom_options::Types,
 ) -> Vec<(Span, String)> {
-    let mut errors = custom_options::check(custom, resolver, types);
+    let edition = match &file.syntax {
+        Syntax::Editions(edition) => Some(edition.as_str()),
+        _ => None,
+    };
+    let mut errors = custom_options::check(custom, resolver, types, edition);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
         if let Some(extendee) = extendee.and_then(|name| types.messages.get(name)) {
