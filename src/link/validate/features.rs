@@ -30,7 +30,8 @@ pub(super) fn spelled_out(options: &Options) -> Vec<OptionEntry> {
 /// protoc: `Required presence can't be specified by default.` (a file's
 /// `features.field_presence = LEGACY_REQUIRED`).
 pub(super) fn no_required_by_default(entry: &OptionEntry) -> Option<(Span, String)> {
-    let required = matches!(&entry.value, OptionValue::Ident(v) if v == "LEGACY_REQUIRED");
+    let required =
+        matches!(&entry.value, OptionValue::Ident(v) if v == "LEGACY_REQUIRED" || v == "3");
     (entry.name == "features.field_presence" && required).then(|| {
         (
             entry.span,
