@@ -290,3 +290,56 @@ fn a_feature_value_outside_its_lifetime() {
         []
     );
 }
+
+/// Edition 2024's `default_symbol_visibility = STRICT` (by name or number). protoc:
+/// `"Outer.Inner" is a nested message and cannot be `export` with STRICT
+/// default_symbol_visibility. ...`, the same for an enum, and none for an enum in a message
+/// that reserves every number (or under the default, `EXPORT_TOP_LEVEL`).
+#[test]
+fn strict_visibility_refuses_nested_exports() {
+    let strict = |body: &str| {
+        one_file(&format!(
+            "edition = \"2024\";\npackage p;\noption features.default_symbol_visibility = STRICT;\n{body}\n"
+        ))
+    };
+    assert_eq!(
+        strict("message Outer { export message Inner {} }"),
+        error(
+            "nested message `p.Outer.Inner` cannot be `export` under `default_symbol_visibility = STRICT`: move it to the top level (ideally to a file of its own) to export it",
+            "Inner"
+        )
+    );
+    let enum_error = error(
+        "nested enum `p.Outer.Inner` cannot be `export` under `default_symbol_visibility = STRICT`: move it to the top level, or into a message that only namespaces it (`local message Outer { export enum Inner { ... } reserved 1 to max; }`)",
+        "Inner",
+    );
+    assert_eq!(
+        strict("message Outer { export enum Inner { A = 0; } }"),
+        enum_error
+    );
+    assert_eq!(
+        strict("message Outer { export enum Inner { A = 0; } reserved 1 to 5; }"),
+        enum_error
+    );
+    assert_eq!(
+        strict("local message Outer { export enum Inner { A = 0; } reserved 1 to max; }"),
+        []
+    );
+    assert_eq!(
+        strict("export message Outer { local message Inner {} }"),
+        []
+    );
+    assert_eq!(
+        one_file(
+            "edition = \"2024\";\noption features = { default_symbol_visibility: 4 };\nmessage Outer { export message Inner {} }\n"
+        ),
+        error(
+            "nested message `Outer.Inner` cannot be `export` under `default_symbol_visibility = STRICT`: move it to the top level (ideally to a file of its own) to export it",
+            "Inner"
+        )
+    );
+    assert_eq!(
+        one_file("edition = \"2024\";\nmessage Outer { export message Inner {} }\n"),
+        []
+    );
+}
