@@ -343,3 +343,31 @@ fn strict_visibility_refuses_nested_exports() {
         []
     );
 }
+
+/// The spellings of a message literal protoc accepts (each checked with protoc): extension
+/// names in brackets, qualified or not, with spaces; an Any expanded with or without `:`;
+/// lists of messages without `:`, `<>` delimiters, `;` and `,` separators (a trailing one
+/// too), hex and octal integers, `-inf`, a float beyond its range, `#` comments.
+#[test]
+fn literal_spellings_protoc_accepts() {
+    let prelude = "syntax = \"proto2\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\nimport \"google/protobuf/any.proto\";\n\
+         message Foo { optional int32 a = 1; optional float f = 2; repeated Foo r = 3; optional google.protobuf.Any any = 4; extensions 100 to 200; }\n\
+         extend Foo { optional int32 ext = 100; }\n\
+         extend google.protobuf.FileOptions { optional Foo opt = 20000; }\n";
+    for option in [
+        "option (opt) = { [p.ext]: 3 };",
+        "option (opt) = { [ext]: 3 };",
+        "option (opt) = { [ p . ext ]: 3 };",
+        "option (opt) = { any { [type.googleapis.com/p.Foo] { a: 1 } } };",
+        "option (opt) = { any { [type.googleapis.com/p.Foo]: { a: 1 } } };",
+        "option (opt) = { r [ { a: 1 }, < a: 2 > ] };",
+        "option (opt) = { r: { a: 1 }; r: { a: 2 }, };",
+        "option (opt) = { a: -0x10 };",
+        "option (opt) = { f: -inf, a: 010 };",
+        "option (opt) = { f: 1e400 };",
+        "option (opt) = { a: 1 # c\n };",
+        "option (opt).(p.ext) = 3;",
+    ] {
+        assert_eq!(one_file(&format!("{prelude}{option}\n")), [], "{option}");
+    }
+}
