@@ -9,6 +9,7 @@ pub(super) mod declarations;
 mod edition_2024;
 pub(super) mod extension_declarations;
 mod extension_numbers;
+mod feature_lifetimes;
 mod features;
 mod import_list;
 mod message_literals;
@@ -135,7 +136,10 @@ fn check_options(
         }
         let standard = feature.split('.').next().unwrap_or(feature);
         let Some(spec) = feature_spec(standard) else {
-            errors.push((entry.span, format!("unknown feature `{standard}`")));
+            // In a literal, `features = { bogus: X }`, the literal checker reports it.
+            if options.entries.iter().any(|e| e.name == entry.name) {
+                errors.push((entry.span, format!("unknown feature `{standard}`")));
+            }
             continue;
         };
         if let Syntax::Editions(edition) = syntax {
@@ -169,7 +173,11 @@ pub(in crate::link) fn after_lowering(
     resolver: &crate::link::resolve::Resolver,
     types: &custom_options::Types,
 ) -> Vec<(Span, String)> {
-    let mut errors = custom_options::check(custom, resolver, types);
+    let edition = match &file.syntax {
+        Syntax::Editions(edition) => Some(edition.as_str()),
+        _ => None,
+    };
+    let mut errors = custom_options::check(custom, resolver, types, edition);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
         if let Some(extendee) = extendee.and_then(|name| types.messages.get(name)) {
@@ -827,6 +835,8 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
     })
 }
 
+#[cfg(test)]
+mod builtin_option_tests;
 #[cfg(test)]
 mod custom_option_tests;
 #[cfg(test)]

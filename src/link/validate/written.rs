@@ -24,6 +24,8 @@ pub(in crate::link) fn check(file: &ast::FileAst, syntax: &Syntax) -> Errors {
         })
         .collect();
     walk.errors.extend(import_list::imported_once(&imports));
+    walk.errors
+        .extend(edition_2024::strict_nested_exports(file));
     let options: Vec<ast::OptionDecl> = file
         .items
         .iter()
