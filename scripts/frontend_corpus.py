@@ -654,6 +654,19 @@ def family_of(case, theirs, ours, our_message, protoc_message):
     return "UNCLASSIFIED"
 
 
+def not_following_protoc(binary, data):
+    """The inputs where protoc and buf disagree and protocompat's verdict is not protoc's
+    (issue 10: follow protoc there)."""
+    out = []
+    for case, v in data.items():
+        if v["protoc"]["verdict"] == v["buf"]["verdict"]:
+            continue
+        ours, message = protocompat_verdict(binary, case)
+        if ours != v["protoc"]["verdict"]:
+            out.append({"case": case, "protoc": v["protoc"], "ours": ours, "message": message})
+    return out
+
+
 def differences(binary):
     data = json.loads(VERDICTS.read_text())["cases"]
     out, agreeing = [], 0
@@ -771,6 +784,17 @@ def compare(args):
         f"{len(data)} cases, {agreeing} where protoc and buf agree, protocompat differs on {len(diffs)}",
         file=sys.stderr,
     )
+    if args.protoc_follow:
+        unfollowed = not_following_protoc(args.bin, data)
+        for d in unfollowed:
+            p = d["protoc"]
+            print(f"{d['case']}\tprotoc {p['verdict']}s {p.get('error', '')[:120]}\tours: {d['ours']} {d['message'][:160]}")
+        disagreeing = len(data) - agreeing
+        print(
+            f"{disagreeing} where protoc and buf disagree: protocompat follows protoc on "
+            f"{disagreeing - len(unfollowed)}, not on {len(unfollowed)}",
+            file=sys.stderr,
+        )
 
 
 def main():
@@ -784,6 +808,8 @@ def main():
     c.add_argument("--bin", default=str(REPO / "target" / "release" / "protocompat"))
     c.add_argument("--rust", action="store_true", help="print the EXPECTED_FAILURES entries")
     c.add_argument("--markdown", action="store_true", help="write testdata/frontend/DISAGREEMENTS.md")
+    c.add_argument("--protoc-follow", action="store_true",
+                   help="also list the inputs where protoc and buf disagree and protocompat does not follow protoc")
     args = parser.parse_args()
     {"vendor": vendor, "verdicts": verdicts, "compare": compare}[args.command](args)
 
