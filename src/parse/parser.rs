@@ -865,6 +865,22 @@ impl<'a> Parser<'a> {
         Ok(TypeRef::Group)
     }
 
+    /// A message's name where only a message may be named (an extendee, a method's input or
+    /// output): protoc refuses a scalar or `group` there (`Expected message type.`).
+    fn message_type_name(&mut self, what: impl Display + Copy) -> PResult<Name> {
+        if let Some(word) = self
+            .ident_at(0)
+            .filter(|w| is_type_keyword(w) && *w != "map")
+        {
+            let span = self.here();
+            return Err(self.error_at(
+                span,
+                format!("expected a message type for the {what}, found `{word}`"),
+            ));
+        }
+        self.dotted_name(what, true)
+    }
+
     fn map_type(&mut self) -> PResult<TypeRef> {
         self.bump();
         self.bump();
@@ -903,6 +919,10 @@ impl<'a> Parser<'a> {
         self.expect_symbol('>', "after map value type")?;
         let value_type = match FieldType::from_keyword(&value.text) {
             Some(t) => TypeRef::Scalar(t),
+            // protoc reads `group` as the group type, which a map value cannot be.
+            None if value.text == "group" => {
+                return Err(self.error_at(value_span, "a map value cannot be a group".into()))
+            }
             None => TypeRef::Named(value.text),
         };
         Ok(TypeRef::Map {
@@ -993,7 +1013,7 @@ impl<'a> Parser<'a> {
     fn extend(&mut self) -> PResult<ExtendDecl> {
         let start = self.current_start();
         self.bump();
-        let extendee = self.dotted_name("extended message name", true)?;
+        let extendee = self.message_type_name("extended message name")?;
         self.expect_symbol('{', "after extended message name")?;
         let mut fields = Vec::new();
         self.block_items("extend block", false, |p| {
@@ -1253,12 +1273,13 @@ impl<'a> Parser<'a> {
     /// `( [stream] Type )`
     fn method_type(&mut self, which: &str) -> PResult<(Option<Span>, Name)> {
         self.expect_symbol('(', format_args!("before method {which} type"))?;
-        let stream = if self.is_keyword("stream") && !self.is_symbol_at(1, ')') {
+        // As in protoc, `stream` is always the keyword: `(stream)` names no type.
+        let stream = if self.is_keyword("stream") {
             self.bump().map(|t| t.span)
         } else {
             None
         };
-        let name = self.dotted_name(format_args!("method {which} type"), true)?;
+        let name = self.message_type_name(format_args!("method {which} type"))?;
         self.expect_symbol(')', format_args!("after method {which} type"))?;
         Ok((stream, name))
     }

@@ -290,6 +290,30 @@ fn oneof_and_extend_blocks_have_no_empty_statements() {
 }
 
 #[test]
+fn only_a_message_type_where_protoc_wants_one() {
+    // protoc: `Expected message type.`
+    assert_eq!(
+        errors("syntax = \"proto3\";\nservice S { rpc Foo(string) returns (M); }\n"),
+        vec!["2:21-2:27 expected a message type for the method input type, found `string`"]
+    );
+    assert_eq!(
+        errors("syntax = \"proto2\";\nextend string.Foo { optional int32 a = 1; }\n"),
+        vec!["2:8-2:14 expected a message type for the extended message name, found `string`"]
+    );
+    // protoc: `Expected type name.`: `stream` is always the keyword.
+    assert_eq!(
+        errors("syntax = \"proto3\";\nservice S { rpc Foo(stream) returns (M); }\n"),
+        vec!["2:27-2:28 expected method input type, found `)`"]
+    );
+    // protoc: `Field with message or enum type missing type_name.`
+    assert_eq!(
+        errors("syntax = \"proto2\";\nmessage M { map<string, group> m = 1; }\n"),
+        vec!["2:25-2:30 a map value cannot be a group"]
+    );
+    parse_ok("syntax = \"proto3\";\nservice S { rpc Foo(stream .M) returns (stream M); }\n");
+}
+
+#[test]
 fn the_unstable_edition_parses() {
     // Refused outside protobuf's own files by the link stage (`declarations::unstable_edition`).
     parse_ok("edition = \"UNSTABLE\";\nmessage M { int32 a = 1; }\n");
