@@ -141,9 +141,7 @@ pub fn run(
         let mut outcome = match protocompat::check(&opts) {
             Ok(o) => o,
             Err(error) => {
-                for d in &error.diagnostics {
-                    eprintln!("{d:?}");
-                }
+                crate::cli::print_errors(error.diagnostics);
                 eprintln!("error: --transitive: the check against `{label}` could not be done");
                 return ExitCode::from(2);
             }
