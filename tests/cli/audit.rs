@@ -1336,3 +1336,55 @@ fn check_history_keeps_each_findings_own_severity() {
         .expect("FIELD_NUMBER_REUSED result");
     assert_eq!(result["level"], "warning");
 }
+
+/// `git commit` with an author date, so that `--since DATE` leaves commits out.
+fn commit_dated(repo: &Repo, message: &str, date: &str) {
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--date", date, "-m", message]);
+}
+
+/// A cached walk under `--since DATE` whose tip was authored before the date (a rebased or
+/// backdated commit: the walk leaves it out), extended with a new commit, equals a walk
+/// from scratch in every finding: the extension diffs from the last commit the ledger
+/// applied, not from the stored tip.
+#[test]
+fn a_cached_walk_since_a_date_extended_with_new_commits_equals_a_cold_one() {
+    let repo = Repo::new();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  string email = 2;\n}}\n"),
+    );
+    commit_dated(&repo, "add user", "2021-01-01T00:00:00Z");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n}}\n"),
+    );
+    commit_dated(&repo, "drop email (backdated)", "2019-06-01T00:00:00Z");
+    let mut opts = options(&repo);
+    opts.since = Some("2020-01-01".to_string());
+    opts.cache = true;
+    let cached = build(&opts);
+    assert_eq!(cached.stats.commits_read, 1);
+    assert!(cached.findings().is_empty());
+    repo.write(
+        "b.proto",
+        &format!("{P3}message Order {{\n  string id = 1;\n}}\n"),
+    );
+    commit_dated(&repo, "add order", "2021-02-01T00:00:00Z");
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  string id = 1;\n  bool vip = 3;\n}}\n"),
+    );
+    commit_dated(&repo, "add vip", "2021-03-01T00:00:00Z");
+    let extended = build(&opts);
+    assert!(extended.stats.ledger_extended && !extended.stats.ledger_cached);
+    assert_eq!(extended.stats.commits_read, 2);
+    let mut cold_opts = opts.clone();
+    cold_opts.cache = false;
+    let cold = build(&cold_opts);
+    assert_eq!(exact(&extended), exact(&cold));
+    assert_eq!(
+        brief(&extended, &extended.findings()),
+        ["FIELD_DELETED_NOT_RESERVED acme.v1.User 2 warning [email string: add user..add order]"]
+    );
+}
