@@ -1,6 +1,7 @@
 //! Renderers: each formats findings; none decides anything.
 
 pub mod buf;
+pub mod diagnostics;
 pub mod explain;
 mod github;
 pub use github::warning_annotation;
