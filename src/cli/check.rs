@@ -421,6 +421,12 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
                 eprintln!("{diagnostic:?}");
             }
             let Some(buf) = buf else {
+                let failures: Vec<report::failure::Failure> = error
+                    .diagnostics
+                    .iter()
+                    .map(report::failure::Failure::from_diagnostic)
+                    .collect();
+                print(&report::failure::render(format, &failures));
                 return ExitCode::from(2);
             };
             match (buf_compile_errors(buf, &error.diagnostics), buf_exit) {

@@ -130,7 +130,7 @@ fn code(text: &str) -> String {
 }
 
 /// Backslash-escapes the characters Markdown (and GitHub's HTML) would interpret.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(

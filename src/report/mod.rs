@@ -2,6 +2,7 @@
 
 pub mod buf;
 pub mod explain;
+pub mod failure;
 mod github;
 pub use github::warning_annotation;
 mod gitlab;
