@@ -14,7 +14,8 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     // A missing import allowed by `--allow-missing-imports` is a warning too: a summary
     // saying "0 warnings" next to one would hide that part of the schema went unchecked.
     let warnings = warnings + ctx.check_warnings.len();
-    let against = code(ctx.against);
+    // A full object id (the Action passes the base commit's) reads as git abbreviates it.
+    let against = code(super::short_revision(ctx.against));
     if findings.is_empty() {
         let _ = writeln!(out, "## protocompat: no breaking changes\n");
         match warnings {

@@ -276,6 +276,14 @@ fn a_breaking_pull_request_is_annotated_summarised_and_fails() {
         run.summary
     );
     assert!(run.summary.contains("(https://github.com/acme/api/blob/"));
+    // The base commit is named as git abbreviates it, not by its 40 hex digits.
+    let base = run
+        .summary
+        .split("Compared against `")
+        .nth(1)
+        .expect("base named");
+    let base = base.split('`').next().unwrap();
+    assert_eq!(base.len(), 10, "{}", run.summary);
     assert!(run.output.contains("findings=3\n"), "{}", run.output);
     assert!(
         run.output.contains("sarif=protocompat.sarif\n"),
