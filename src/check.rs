@@ -342,6 +342,10 @@ fn check_module(
             to_original(&mut g.previous, tree);
         }
     }
+    let mut changes = changes;
+    for change in &mut changes {
+        to_original_line(change, (new.root.as_ref(), old.root.as_ref()));
+    }
     Ok(ModuleResult {
         findings,
         ignored: silenced,
@@ -450,6 +454,22 @@ fn to_original(loc: &mut Option<Location>, tree: &dyn source::Tree) {
             loc.end_line,
             loc.end_column,
         ) = (start_line, start_column, end_line, end_column);
+    }
+}
+
+/// A review change on an image side names its line in the user's file, as findings do
+/// ([`to_original`]), when the image has source info (else line 1).
+fn to_original_line(change: &mut Change, (new, old): (&dyn source::Tree, &dyn source::Tree)) {
+    let tree = match (&change.new_at, &change.old_at) {
+        (Some(_), _) => new,
+        (None, Some(_)) => old,
+        (None, None) => return,
+    };
+    if !tree.positions() {
+        let line = (change.start_line, 1);
+        change.start_line = tree
+            .original_span(&change.path, line, line)
+            .map_or(1, |[start_line, ..]| start_line);
     }
 }
 
