@@ -46,7 +46,10 @@ pub(in crate::link) fn check(file: &ast::FileAst, syntax: &Syntax) -> Errors {
                 }
             }
             TopItem::Extend(e) => walk.extend(e),
-            TopItem::Package(p) => walk.errors.extend(declarations::package_depth(p)),
+            TopItem::Package(p) => {
+                walk.errors.extend(declarations::package_depth(p));
+                walk.errors.extend(declarations::package_length(p));
+            }
             TopItem::Import(_) | TopItem::Option(_) => {}
         }
     }
