@@ -691,6 +691,8 @@ PROTOC_BUF_FAMILIES = [
     ("refuses a reserved name that is not an identifier (`reserved \"a b\";`)", "accept it (protoc warns)",
      r"invalid_reserved_name"),
     ("refuses one extension number used in two files", "accept it", r"duplicate_extension_across_files"),
+    ("refuses a `#` comment inside a message literal", "accept it: protobuf's text format reads `#` to the end"
+     " of the line as a comment", r"hash_comment_in_message_literal"),
     ('refuses `edition = "UNSTABLE"`', "accept it in protobuf's own files (`google/protobuf/`, `upb/`)",
      r"cpp_file_options_test"),
     ("refuses proto2 JSON-name conflicts that involve a default name", "accept them (protoc warns)",

@@ -19,7 +19,10 @@ use crate::syntax::ast::{OptionDecl, OptionNamePart};
 
 type Errors = Vec<(Span, String)>;
 
-/// The messages, enums and extensions of every file of the build, by full name.
+/// The messages, enums and extensions of every file of the build, by full name. Looked up
+/// with [`Types::message`], [`Types::enumeration`] and [`Types::extension`], which fall back
+/// to the bundled descriptor.proto (the types of the built-in options) for what the build
+/// does not declare itself.
 pub(in crate::link) struct Types<'a> {
     pub messages: HashMap<&'a str, &'a Message>,
     pub enums: HashMap<&'a str, &'a Enum>,
@@ -27,16 +30,14 @@ pub(in crate::link) struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
-    /// The types of `files`, over those of the bundled descriptor.proto (which types the
-    /// built-in options; a descriptor.proto among `files` takes its place).
+    /// The types of `files`.
     pub(in crate::link) fn of(files: impl Iterator<Item = &'a File>) -> Self {
         let mut types = Types {
             messages: HashMap::new(),
             enums: HashMap::new(),
             extensions: HashMap::new(),
         };
-        let builtin = std::iter::once(crate::link::wkt::descriptor_model());
-        for file in builtin.chain(files) {
+        for file in files {
             for message in file.all_messages() {
                 types.messages.insert(&message.full_name, message);
             }
@@ -50,14 +51,37 @@ impl<'a> Types<'a> {
         types
     }
 
+    /// The types of the bundled descriptor.proto, built once.
+    fn builtin() -> &'static Types<'static> {
+        static BUILTIN: std::sync::OnceLock<Types<'static>> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| Types::of(std::iter::once(crate::link::wkt::descriptor_model())))
+    }
+
+    /// A message by full name: the build's own, else descriptor.proto's.
+    pub(super) fn message(&self, full_name: &str) -> Option<&'a Message> {
+        let builtin = || Types::builtin().messages.get(full_name).copied();
+        self.messages.get(full_name).copied().or_else(builtin)
+    }
+
+    /// An enum by full name: the build's own, else descriptor.proto's.
+    pub(super) fn enumeration(&self, full_name: &str) -> Option<&'a Enum> {
+        let builtin = || Types::builtin().enums.get(full_name).copied();
+        self.enums.get(full_name).copied().or_else(builtin)
+    }
+
+    /// An extension by full name (descriptor.proto declares none).
+    pub(super) fn extension(&self, full_name: &str) -> Option<&'a Field> {
+        self.extensions.get(full_name).copied()
+    }
+
     /// The field an option's first part names: an extension by its full name, or a field of
     /// an options message (`google.protobuf.FileOptions.features`).
     fn option_root(&self, full_name: &str) -> Option<&'a Field> {
-        if let Some(extension) = self.extensions.get(full_name) {
+        if let Some(extension) = self.extension(full_name) {
             return Some(extension);
         }
         let (message, field) = full_name.rsplit_once('.')?;
-        let message = self.messages.get(message)?;
+        let message = self.message(message)?;
         message.fields.iter().find(|f| f.name == field)
     }
 
@@ -66,7 +90,7 @@ impl<'a> Types<'a> {
         if field.ty != FieldType::Enum {
             return None;
         }
-        let enumeration = self.enums.get(field.type_name.as_deref()?)?;
+        let enumeration = self.enumeration(field.type_name.as_deref()?)?;
         enumeration.values.iter().find(|v| match written {
             OptionValue::Ident(name) => v.name == *name,
             OptionValue::Int(number) => i128::from(v.number) == *number,
@@ -79,7 +103,7 @@ impl<'a> Types<'a> {
         if !matches!(field.ty, FieldType::Message | FieldType::Group) {
             return None;
         }
-        self.messages.get(field.type_name.as_deref()?).copied()
+        self.message(field.type_name.as_deref()?)
     }
 
     /// The type of a field's value, as the value checks see it.
@@ -90,7 +114,7 @@ impl<'a> Types<'a> {
             }
             FieldType::Enum => {
                 let full = field.type_name.clone().unwrap_or_default();
-                let values = self.enums.get(full.as_str()).map_or(Vec::new(), |e| {
+                let values = self.enumeration(&full).map_or(Vec::new(), |e| {
                     e.values.iter().map(|v| v.name.clone()).collect()
                 });
                 Kind::Enum(full, values)
@@ -273,7 +297,7 @@ fn extension_of<'a>(
     if sym.kind != SymKind::Field {
         return None;
     }
-    let extension = types.extensions.get(full.as_str()).copied()?;
+    let extension = types.extension(&full)?;
     (extension.extendee.as_deref() == Some(message.full_name.as_str())).then_some(extension)
 }
 

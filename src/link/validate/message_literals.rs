@@ -103,7 +103,7 @@ impl<'a> Literals<'a> {
         if sym.kind != SymKind::Field {
             return None;
         }
-        let extension = self.types.extensions.get(full.as_str()).copied()?;
+        let extension = self.types.extension(&full)?;
         let extends = extension.extendee.as_deref() == Some(message.full_name.as_str());
         extends.then_some(extension)
     }
@@ -281,7 +281,7 @@ impl<'a> Literals<'a> {
     /// protoc: `Unknown enumeration value of "X" for field "f".`
     fn enum_value_problem(&self, field: &Field, value: &str) -> Option<String> {
         let full = field.type_name.as_deref()?;
-        let enumeration = self.types.enums.get(full)?;
+        let enumeration = self.types.enumeration(full)?;
         if enumeration.values.iter().any(|v| v.name == value) {
             return None;
         }
@@ -295,7 +295,7 @@ impl<'a> Literals<'a> {
     /// of "5" for field "f".`); an open one any int32.
     fn enum_number_problem(&self, field: &Field, number: i128) -> Option<String> {
         let full = field.type_name.as_deref()?;
-        let enumeration = self.types.enums.get(full)?;
+        let enumeration = self.types.enumeration(full)?;
         let closed = enumeration.features.enum_type.value == EnumType::Closed;
         if !closed
             || enumeration
@@ -339,7 +339,7 @@ impl<'a> Literals<'a> {
             .then(|| self.resolver.resolve_any(&format!(".{type_name}"), ""))
             .flatten()
             .filter(|(_, sym)| sym.kind == SymKind::Message)
-            .and_then(|(full, _)| self.types.messages.get(full.as_str()).copied());
+            .and_then(|(full, _)| self.types.message(&full));
         let Some(stored) = stored else {
             errors.push((
                 entry.name_span,

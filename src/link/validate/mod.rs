@@ -180,7 +180,7 @@ pub(in crate::link) fn after_lowering(
     let mut errors = custom_options::check(custom, resolver, types, edition);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
-        if let Some(extendee) = extendee.and_then(|name| types.messages.get(name)) {
+        if let Some(extendee) = extendee.and_then(|name| types.message(name)) {
             errors.extend(extension_declarations::check_extension(extension, extendee));
         }
     }
