@@ -185,10 +185,7 @@ pub fn build_parsed_reusing(
             let _ = slots[index].set(file);
             this_level.push(index);
         }
-        add_types(
-            &mut types,
-            Types::of(this_level.iter().map(|&i| lowered(&slots, i))),
-        );
+        types.add(this_level.iter().map(|&i| lowered(&slots, i)));
         for (index, custom) in to_check {
             if tainted[index] {
                 deferred.push((index, custom));
@@ -345,11 +342,4 @@ fn by_level(units: Vec<Unit>) -> Vec<Vec<(usize, Unit)>> {
         levels[at].push((index, unit));
     }
     levels
-}
-
-/// `more` added to `types` (names are unique where this is used).
-fn add_types<'a>(types: &mut Types<'a>, more: Types<'a>) {
-    types.messages.extend(more.messages);
-    types.enums.extend(more.enums);
-    types.extensions.extend(more.extensions);
 }
