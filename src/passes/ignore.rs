@@ -76,7 +76,9 @@ pub struct Directives {
 /// The directives of every file of `new`, the files read in parallel (each scan reads every
 /// comment of its file).
 pub fn directives(new: &Schema, config_version: &str) -> Directives {
-    let per_file: Vec<(Vec<Directive>, Vec<(String, Span, String)>)> = new
+    /// A file's directives and its problems with them (path, span, message).
+    type OneFile = (Vec<Directive>, Vec<(String, Span, String)>);
+    let per_file: Vec<OneFile> = new
         .files
         .par_iter()
         .map(|(path, file)| {
