@@ -144,11 +144,15 @@ pub fn build_parsed_reusing(
     // A file is checked with the types of the levels lowered so far only when they give
     // what the types of the whole build would: its names all resolved inside its closure
     // (no error, no missing import there) and every name is defined once in the build.
-    let mut tainted = vec![!symbols_clean; count];
+    let (levels, level_of) = by_level(units);
+    // The bundled descriptor.proto types the built-in options unless a file of the build
+    // declares its names; such a file must be lowered before any check (at level 0).
+    let builtin_replaced_late = replaces_builtin_types(&symbols, &level_of);
+    let mut tainted = vec![!symbols_clean || builtin_replaced_late; count];
     let mut checked: Vec<(usize, Errors)> = Vec::new();
     let mut deferred: Vec<(usize, Vec<ElementOptions>)> = Vec::new();
     let mut types = Types::of(std::iter::empty());
-    for level in by_level(units) {
+    for level in levels {
         // Each unit is consumed, so its syntax tree is freed once lowered (the trees of all
         // files at once would double the peak memory). Only the compared files are
         // validated (an import's own problems are its owner's).
@@ -185,10 +189,7 @@ pub fn build_parsed_reusing(
             let _ = slots[index].set(file);
             this_level.push(index);
         }
-        add_types(
-            &mut types,
-            Types::of(this_level.iter().map(|&i| lowered(&slots, i))),
-        );
+        types.add(this_level.iter().map(|&i| lowered(&slots, i)));
         for (index, custom) in to_check {
             if tainted[index] {
                 deferred.push((index, custom));
@@ -311,7 +312,7 @@ fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {
 /// The units grouped by level of the import graph, lowest first: a file with no import is at
 /// level 0, any other one level above the highest of its imports. Each unit keeps its
 /// index. The graph has no cycle (refused before lowering).
-fn by_level(units: Vec<Unit>) -> Vec<Vec<(usize, Unit)>> {
+fn by_level(units: Vec<Unit>) -> (Vec<Vec<(usize, Unit)>>, Vec<usize>) {
     let mut level: Vec<Option<usize>> = vec![None; units.len()];
     for root in 0..units.len() {
         // Explicit stack: a long import chain must not overflow the call stack.
@@ -344,12 +345,32 @@ fn by_level(units: Vec<Unit>) -> Vec<Vec<(usize, Unit)>> {
         }
         levels[at].push((index, unit));
     }
-    levels
+    let level = level.into_iter().map(|l| l.unwrap_or(0)).collect();
+    (levels, level)
 }
 
-/// `more` added to `types` (names are unique where this is used).
-fn add_types<'a>(types: &mut Types<'a>, more: Types<'a>) {
-    types.messages.extend(more.messages);
-    types.enums.extend(more.enums);
-    types.extensions.extend(more.extensions);
+/// Whether a file above level 0 declares a name of the bundled descriptor.proto: the
+/// checks of lower levels would then see the bundled type where the whole build's types
+/// have that file's.
+fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
+    let builtin = super::wkt::descriptor_model();
+    let names = builtin
+        .all_messages()
+        .into_iter()
+        .map(|m| m.full_name.as_str())
+        .chain(
+            builtin
+                .all_enums()
+                .into_iter()
+                .map(|e| e.full_name.as_str()),
+        )
+        .chain(
+            builtin
+                .all_extensions()
+                .into_iter()
+                .map(|e| e.full_name.as_str()),
+        );
+    names
+        .filter_map(|name| symbols.map.get(name))
+        .any(|sym| level_of.get(sym.file).is_some_and(|&level| level > 0))
 }

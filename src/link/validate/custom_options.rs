@@ -37,18 +37,23 @@ impl<'a> Types<'a> {
             enums: HashMap::new(),
             extensions: HashMap::new(),
         };
+        types.add(files);
+        types
+    }
+
+    /// Adds the types of more files (where a name is declared twice, the last one stays).
+    pub(in crate::link) fn add(&mut self, files: impl Iterator<Item = &'a File>) {
         for file in files {
             for message in file.all_messages() {
-                types.messages.insert(&message.full_name, message);
+                self.messages.insert(&message.full_name, message);
             }
             for enumeration in file.all_enums() {
-                types.enums.insert(&enumeration.full_name, enumeration);
+                self.enums.insert(&enumeration.full_name, enumeration);
             }
             for extension in file.all_extensions() {
-                types.extensions.insert(&extension.full_name, extension);
+                self.extensions.insert(&extension.full_name, extension);
             }
         }
-        types
     }
 
     /// The types of the bundled descriptor.proto, built once.
