@@ -256,10 +256,13 @@ fn check_module(
     // Files without a blob id (a directory on disk) are shared by their bytes.
     engine::share_identical(&mut new_files, &mut old_files);
 
-    let (new_built, old_built) = rayon::join(
-        || engine::build(&mut new_files),
-        || engine::build(&mut old_files),
-    );
+    // The old side first (each build uses every core): the new side then takes the old
+    // side's model of each file unchanged with all it imports, instead of lowering it again.
+    let old_built = engine::build(&mut old_files);
+    let new_built = match &old_built {
+        Ok(old) => engine::build_reusing(&mut new_files, &old.reuse),
+        Err(_) => engine::build(&mut new_files),
+    };
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -338,6 +341,10 @@ fn check_module(
         for g in &mut groups {
             to_original(&mut g.previous, tree);
         }
+    }
+    let mut changes = changes;
+    for change in &mut changes {
+        to_original_line(change, (new.root.as_ref(), old.root.as_ref()));
     }
     Ok(ModuleResult {
         findings,
@@ -447,6 +454,22 @@ fn to_original(loc: &mut Option<Location>, tree: &dyn source::Tree) {
             loc.end_line,
             loc.end_column,
         ) = (start_line, start_column, end_line, end_column);
+    }
+}
+
+/// A review change on an image side names its line in the user's file, as findings do
+/// ([`to_original`]), when the image has source info (else line 1).
+fn to_original_line(change: &mut Change, (new, old): (&dyn source::Tree, &dyn source::Tree)) {
+    let tree = match (&change.new_at, &change.old_at) {
+        (Some(_), _) => new,
+        (None, Some(_)) => old,
+        (None, None) => return,
+    };
+    if !tree.positions() {
+        let line = (change.start_line, 1);
+        change.start_line = tree
+            .original_span(&change.path, line, line)
+            .map_or(1, |[start_line, ..]| start_line);
     }
 }
 

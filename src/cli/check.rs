@@ -421,6 +421,11 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         Err(error) => {
             let diagnostics = super::print_errors(error.diagnostics);
             let Some(buf) = buf else {
+                let failures: Vec<report::failure::Failure> = diagnostics
+                    .iter()
+                    .map(report::failure::Failure::from_diagnostic)
+                    .collect();
+                print(&report::failure::render(format, &failures));
                 return ExitCode::from(2);
             };
             // buf's formats list every compile error (the cap is for the text on stderr).

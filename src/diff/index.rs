@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use ahash::AHashMap;
+
 use super::FieldIn;
 use crate::model::{Enum, File, Message, Schema, Service};
 
@@ -20,13 +22,86 @@ impl<T> Clone for InFile<'_, T> {
 impl<T> Copy for InFile<'_, T> {}
 
 #[derive(Default)]
+///
+/// Keys borrow the schema's own names: copying every full name of both sides cost more
+/// than the lookups.
 pub struct Index<'a> {
-    pub messages: BTreeMap<String, InFile<'a, Message>>,
-    pub enums: BTreeMap<String, InFile<'a, Enum>>,
-    pub services: BTreeMap<String, InFile<'a, Service>>,
-    pub extensions: BTreeMap<(String, i64), FieldIn<'a>>,
+    pub messages: ByName<'a, InFile<'a, Message>>,
+    pub enums: ByName<'a, InFile<'a, Enum>>,
+    pub services: ByName<'a, InFile<'a, Service>>,
+    pub extensions: BTreeMap<(&'a str, i64), FieldIn<'a>>,
     /// Package name -> files declaring it.
-    pub packages: BTreeMap<String, Vec<&'a File>>,
+    pub packages: BTreeMap<&'a str, Vec<&'a File>>,
+}
+
+/// Elements by full name: hashed for lookups, and in name order for walks (pairings and
+/// findings follow it). A sorted tree alone made every lookup a dozen comparisons of long
+/// names sharing their package prefix, a visible part of the rules' time.
+pub struct ByName<'a, T> {
+    hashed: AHashMap<&'a str, T>,
+    sorted: Vec<(&'a str, T)>,
+}
+
+impl<T> Default for ByName<'_, T> {
+    fn default() -> Self {
+        ByName {
+            hashed: AHashMap::new(),
+            sorted: Vec::new(),
+        }
+    }
+}
+
+impl<'a, T: Copy> ByName<'a, T> {
+    /// Adds (or replaces, as a map insert does) the element named `name`.
+    fn insert(&mut self, name: &'a str, item: T) {
+        self.hashed.insert(name, item);
+    }
+
+    /// Puts the names in order, once every element is in.
+    fn seal(&mut self) {
+        self.sorted = self.hashed.iter().map(|(k, v)| (*k, *v)).collect();
+        self.sorted.sort_unstable_by_key(|(k, _)| *k);
+    }
+}
+
+impl<'a, T> ByName<'a, T> {
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.hashed.get(name)
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.hashed.contains_key(name)
+    }
+
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sorted.is_empty()
+    }
+
+    /// Every element, in name order (as a `BTreeMap` walks).
+    pub fn iter(&self) -> impl Iterator<Item = (&&'a str, &T)> {
+        self.sorted.iter().map(|(k, v)| (k, v))
+    }
+
+    /// Every element, in name order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.sorted.iter().map(|(_, v)| v)
+    }
+}
+
+impl<'s, 'a, T> IntoIterator for &'s ByName<'a, T> {
+    type Item = (&'s &'a str, &'s T);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'s, (&'a str, T)>,
+        fn(&'s (&'a str, T)) -> (&'s &'a str, &'s T),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.sorted.iter().map(|(k, v)| (k, v))
+    }
 }
 
 impl<'a> Index<'a> {
@@ -35,7 +110,7 @@ impl<'a> Index<'a> {
         for file in schema.files.values() {
             index
                 .packages
-                .entry(file.package.clone())
+                .entry(file.package.as_str())
                 .or_default()
                 .push(file);
             for ext in &file.extensions {
@@ -46,23 +121,19 @@ impl<'a> Index<'a> {
                 });
             }
             for e in &file.enums {
-                index
-                    .enums
-                    .insert(e.full_name.clone(), InFile { file, item: e });
+                index.enums.insert(&e.full_name, InFile { file, item: e });
             }
             for s in &file.services {
                 index
                     .services
-                    .insert(s.full_name.clone(), InFile { file, item: s });
+                    .insert(&s.full_name, InFile { file, item: s });
             }
             for m in file.all_messages() {
                 index
                     .messages
-                    .insert(m.full_name.clone(), InFile { file, item: m });
+                    .insert(&m.full_name, InFile { file, item: m });
                 for e in &m.enums {
-                    index
-                        .enums
-                        .insert(e.full_name.clone(), InFile { file, item: e });
+                    index.enums.insert(&e.full_name, InFile { file, item: e });
                 }
                 for ext in &m.extensions {
                     index.add_extension(FieldIn {
@@ -73,11 +144,14 @@ impl<'a> Index<'a> {
                 }
             }
         }
+        index.messages.seal();
+        index.enums.seal();
+        index.services.seal();
         index
     }
 
     fn add_extension(&mut self, field: FieldIn<'a>) {
-        let extendee = field.field.extendee.clone().unwrap_or_default();
+        let extendee = field.field.extendee.as_deref().unwrap_or_default();
         self.extensions
             .insert((extendee, field.field.number), field);
     }

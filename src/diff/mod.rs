@@ -12,7 +12,7 @@ mod one_side;
 #[cfg(test)]
 mod tests;
 
-pub use index::{InFile, Index};
+pub use index::{ByName, InFile, Index};
 use one_side::Side;
 pub use one_side::{EnumValueIn, MethodIn, OneSide, OneofIn};
 
@@ -58,24 +58,45 @@ pub struct Pair<'a, T> {
     pub old: InFile<'a, T>,
 }
 
+impl<T> Clone for Pair<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Pair<'_, T> {}
+
 impl<'a> Diff<'a> {
     pub fn new(old: &'a Schema, new: &'a Schema) -> Self {
-        let mut diff = Diff::judging_everything(old, new);
-        diff.unchanged = unchanged_files(old, new);
-        diff
+        let (indexes, unchanged) =
+            rayon::join(|| Diff::indexes(old, new), || unchanged_files(old, new));
+        Diff::with(old, new, indexes, unchanged)
     }
 
     /// A diff whose rules judge every pair, unchanged files too: the reference the skip of
     /// unchanged files is tested against (the findings must be the same).
     pub fn judging_everything(old: &'a Schema, new: &'a Schema) -> Self {
+        Diff::with(old, new, Diff::indexes(old, new), HashSet::default())
+    }
+
+    /// Both sides' indexes, one per core.
+    fn indexes(old: &'a Schema, new: &'a Schema) -> (Index<'a>, Index<'a>) {
+        rayon::join(|| Index::build(old), || Index::build(new))
+    }
+
+    fn with(
+        old: &'a Schema,
+        new: &'a Schema,
+        (old_index, new_index): (Index<'a>, Index<'a>),
+        unchanged: HashSet<&'a str, ahash::RandomState>,
+    ) -> Self {
         Diff {
             old,
             new,
-            old_index: Index::build(old),
-            new_index: Index::build(new),
+            old_index,
+            new_index,
             pairs: Pairs::default(),
             judged: Pairs::default(),
-            unchanged: HashSet::default(),
+            unchanged,
             added: OnceLock::new(),
             removed: OnceLock::new(),
         }
@@ -126,7 +147,7 @@ impl<'a> Diff<'a> {
         self.old
             .files
             .iter()
-            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (new, old)))
+            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (&**new, &**old)))
     }
 
     /// Messages matched by full name, wherever they live.
@@ -173,31 +194,53 @@ impl<'a> Diff<'a> {
         Judged { diff: self }
     }
 
+    // The judged lists of messages, enums, services and fields are the full lists filtered
+    // (the same order, as a pair of elements lies in the pair of their parents' files): each
+    // pairing is built once, and is the same list when no file is unchanged.
+
     fn messages_in(&self, judged: bool) -> &[Pair<'a, Message>] {
-        self.set(judged).messages.get_or_init(|| {
-            let all = pair_by_key(&self.old_index.messages, &self.new_index.messages);
-            self.keep_judged(judged, all)
-        })
+        if judged && !self.unchanged.is_empty() {
+            let all = self.messages_in(false);
+            return self.judged.messages.get_or_init(|| self.keep_judged(all));
+        }
+        self.pairs
+            .messages
+            .get_or_init(|| pair_by_key(&self.old_index.messages, &self.new_index.messages))
     }
 
     fn enums_in(&self, judged: bool) -> &[Pair<'a, Enum>] {
-        self.set(judged).enums.get_or_init(|| {
-            let all = pair_by_key(&self.old_index.enums, &self.new_index.enums);
-            self.keep_judged(judged, all)
-        })
+        if judged && !self.unchanged.is_empty() {
+            let all = self.enums_in(false);
+            return self.judged.enums.get_or_init(|| self.keep_judged(all));
+        }
+        self.pairs
+            .enums
+            .get_or_init(|| pair_by_key(&self.old_index.enums, &self.new_index.enums))
     }
 
     fn services_in(&self, judged: bool) -> &[Pair<'a, Service>] {
-        self.set(judged).services.get_or_init(|| {
-            let all = pair_by_key(&self.old_index.services, &self.new_index.services);
-            self.keep_judged(judged, all)
-        })
+        if judged && !self.unchanged.is_empty() {
+            let all = self.services_in(false);
+            return self.judged.services.get_or_init(|| self.keep_judged(all));
+        }
+        self.pairs
+            .services
+            .get_or_init(|| pair_by_key(&self.old_index.services, &self.new_index.services))
     }
 
     fn fields_in(&self, judged: bool) -> &[FieldPair<'a>] {
-        self.set(judged)
+        if judged && !self.unchanged.is_empty() {
+            let all = self.fields_in(false);
+            return self.judged.fields.get_or_init(|| {
+                all.iter()
+                    .filter(|p| self.judges(p.new.file, p.old.file))
+                    .copied()
+                    .collect()
+            });
+        }
+        self.pairs
             .fields
-            .get_or_init(|| self.build_field_pairs(self.messages_in(judged), judged))
+            .get_or_init(|| self.build_field_pairs(self.messages_in(false)))
     }
 
     fn enum_values_in(&self, judged: bool) -> &[EnumValuePair<'a>] {
@@ -212,26 +255,23 @@ impl<'a> Diff<'a> {
             .get_or_init(|| self.build_method_pairs(self.services_in(judged)))
     }
 
-    /// `pairs`, less those in unchanged files when building the judged lists.
-    fn keep_judged<T>(&self, judged: bool, mut pairs: Vec<Pair<'a, T>>) -> Vec<Pair<'a, T>> {
-        if judged && !self.unchanged.is_empty() {
-            pairs.retain(|p| self.judges(p.new.file, p.old.file));
-        }
+    /// `pairs`, less those in unchanged files.
+    fn keep_judged<T>(&self, pairs: &[Pair<'a, T>]) -> Vec<Pair<'a, T>> {
         pairs
+            .iter()
+            .filter(|p| self.judges(p.new.file, p.old.file))
+            .copied()
+            .collect()
     }
 
-    fn build_field_pairs(
-        &self,
-        messages: &[Pair<'a, Message>],
-        judged: bool,
-    ) -> Vec<FieldPair<'a>> {
+    fn build_field_pairs(&self, messages: &[Pair<'a, Message>]) -> Vec<FieldPair<'a>> {
         let mut out = Vec::new();
         for pair in messages {
             // By number: a map, as messages can have thousands of fields. Numbers are unique
             // within a built message; `or_insert` keeps the first field, as a linear `find`
             // would.
-            let mut new_by_number: HashMap<i64, &'a Field> =
-                HashMap::with_capacity(pair.new.item.fields.len());
+            let mut new_by_number: ahash::AHashMap<i64, &'a Field> =
+                ahash::AHashMap::with_capacity(pair.new.item.fields.len());
             for field in &pair.new.item.fields {
                 new_by_number.entry(field.number).or_insert(field);
             }
@@ -254,12 +294,10 @@ impl<'a> Diff<'a> {
         }
         for (key, old) in &self.old_index.extensions {
             if let Some(new) = self.new_index.extensions.get(key) {
-                if !judged || self.judges(new.file, old.file) {
-                    out.push(FieldPair {
-                        new: *new,
-                        old: *old,
-                    });
-                }
+                out.push(FieldPair {
+                    new: *new,
+                    old: *old,
+                });
             }
         }
         out
@@ -269,7 +307,7 @@ impl<'a> Diff<'a> {
         let mut out = Vec::new();
         for pair in enums {
             let by_number = |values: &'a [EnumValue]| {
-                let mut map: HashMap<i64, Vec<&'a EnumValue>> = HashMap::new();
+                let mut map: ahash::AHashMap<i64, Vec<&'a EnumValue>> = ahash::AHashMap::new();
                 for value in values {
                     map.entry(value.number).or_default().push(value);
                 }
@@ -331,7 +369,7 @@ impl<'a> Diff<'a> {
         for pair in services {
             // By name: a map, as a linear `find` per method is quadratic on large services;
             // `or_insert` keeps the first method of a name, as `find` would.
-            let mut new_by_name: HashMap<&str, &'a Method> = HashMap::new();
+            let mut new_by_name: ahash::AHashMap<&str, &'a Method> = ahash::AHashMap::new();
             for method in &pair.new.item.methods {
                 new_by_name.entry(&method.name).or_insert(method);
             }
@@ -463,8 +501,8 @@ pub fn unchanged_files<'a>(
         .collect()
 }
 fn pair_by_key<'a, T>(
-    old: &std::collections::BTreeMap<String, InFile<'a, T>>,
-    new: &std::collections::BTreeMap<String, InFile<'a, T>>,
+    old: &ByName<'a, InFile<'a, T>>,
+    new: &ByName<'a, InFile<'a, T>>,
 ) -> Vec<Pair<'a, T>> {
     old.iter()
         .filter_map(|(name, o)| new.get(name).map(|n| Pair { new: *n, old: *o }))
@@ -481,6 +519,7 @@ pub struct FieldIn<'a> {
     pub field: &'a Field,
 }
 
+#[derive(Clone, Copy)]
 pub struct FieldPair<'a> {
     pub new: FieldIn<'a>,
     pub old: FieldIn<'a>,

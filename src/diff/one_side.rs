@@ -6,7 +6,8 @@
 //! listed, its fields are not (they come with it); a field is listed when its message is
 //! paired but has no field of that number on the other side.
 
-use std::collections::HashSet;
+// ahash: one set per paired parent, over whole schemas.
+use ahash::AHashSet as HashSet;
 
 use super::{Diff, FieldIn, InFile, Index, Pair};
 use crate::model::{Enum, EnumValue, File, Message, Method, Oneof, Service};
@@ -83,7 +84,7 @@ impl<'a> OneSide<'a> {
                 .files
                 .iter()
                 .filter(|(path, _)| !other.files.contains_key(*path))
-                .map(|(_, file)| file)
+                .map(|(_, file)| &**file)
                 .collect(),
             messages: unmatched(&this_index.messages, &other_index.messages),
             enums: unmatched(&this_index.enums, &other_index.enums),
@@ -167,8 +168,8 @@ impl<'a> OneSide<'a> {
 }
 
 fn unmatched<'a, T>(
-    this: &std::collections::BTreeMap<String, InFile<'a, T>>,
-    other: &std::collections::BTreeMap<String, InFile<'a, T>>,
+    this: &super::ByName<'a, InFile<'a, T>>,
+    other: &super::ByName<'a, InFile<'a, T>>,
 ) -> Vec<InFile<'a, T>> {
     this.iter()
         .filter(|(name, _)| !other.contains_key(*name))

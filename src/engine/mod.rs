@@ -10,8 +10,8 @@ mod modules;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, collect, load, share_identical, unresolved_imports, Collected, Loaded, Loader,
-    PathFilter,
+    build, build_reusing, collect, load, share_identical, unresolved_imports, Collected, Loaded,
+    Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};
 
@@ -129,17 +129,32 @@ pub fn analyze_with<T>(
     also: impl FnOnce(&Diff) -> T,
 ) -> (Analysis, T) {
     let diff = Diff::new(&old.schema, &new.schema);
-    let mut findings = run_rules(&diff, &selection.rules);
+    // What the passes need from the diff alone (causes, ignore directives, the one-side
+    // lists) is built beside the rules, so both cores stay busy while the last rules run.
+    let ((mut findings, causes), (directives, _)) = rayon::join(
+        || {
+            rayon::join(
+                || run_rules(&diff, &selection.rules),
+                || passes::group::causes(&diff),
+            )
+        },
+        || {
+            rayon::join(
+                || passes::ignore::directives(&new.schema, &selection.version),
+                || rayon::join(|| diff.added(), || diff.removed()),
+            )
+        },
+    );
     // After the rules: the pair lists they built are there to reuse.
     let extra = also(&diff);
     findings.retain(|f| !passes::located_in_imports(f, &old.imports, &new.imports));
     let (old, new) = (&old.schema, &new.schema);
     findings.retain(|f| !passes::ignored_by_config(f, selection, new, old));
     let display = |path: &str| format!("{} @ {}", (naming.shown)(path), naming.new_label);
-    let applied = passes::ignore::apply(new, findings, &selection.version, &display);
+    let applied = passes::ignore::apply_directives(new, directives, findings, &display);
     let mut findings = applied.kept;
     passes::fix::attach_edits(&diff, &mut findings, naming.shown);
-    let groups = passes::group::assign(&mut findings, &diff);
+    let groups = passes::group::assign_causes(&mut findings, causes);
     let analysis = Analysis {
         findings,
         ignored: applied.ignored,

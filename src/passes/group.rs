@@ -5,7 +5,12 @@
 //!
 //! Grouping never adds or drops a finding; it only labels them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+// ahash rather than std's SipHash: the maps here are keyed by names and spans of whole
+// schemas, and nothing in them comes from a network peer.
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
+use rayon::prelude::*;
 
 use crate::diff::{Diff, FieldPair, Index, Pair};
 use crate::finding::{Finding, Location};
@@ -96,15 +101,32 @@ const ENUM_VALUE_DELETE_RULES: &[&str] = &[
 /// Labels `findings` with group keys and returns the groups found (each with at least one
 /// member; renderers treat a group of one as a plain finding with a note).
 pub fn assign(findings: &mut [Finding], ctx: &Diff) -> Vec<Group> {
-    let mut candidates = Vec::new();
-    candidates.extend(field_renames(ctx));
-    candidates.extend(oneof_moves(ctx));
-    candidates.extend(type_renames(ctx));
-    candidates.extend(type_moves(ctx));
-    candidates.extend(field_deletions(ctx));
-    candidates.extend(enum_value_deletions(ctx));
-    candidates.extend(file_deletions(ctx));
+    assign_causes(findings, causes(ctx))
+}
 
+/// Every cause the diff shows, whatever the findings: what [`assign_causes`] labels
+/// findings with. It reads only the diff, so it can be built while the rules run.
+pub struct Causes(Vec<Candidate>);
+
+/// The causes of a diff, each kind found on its own thread; kept in a fixed order (the first
+/// cause in that order wins a finding).
+pub fn causes(ctx: &Diff) -> Causes {
+    type Finder = fn(&Diff) -> Vec<Candidate>;
+    const FINDERS: [Finder; 7] = [
+        field_renames,
+        oneof_moves,
+        type_renames,
+        type_moves,
+        field_deletions,
+        enum_value_deletions,
+        file_deletions,
+    ];
+    Causes(FINDERS.par_iter().flat_map_iter(|find| find(ctx)).collect())
+}
+
+/// [`assign`] with causes already found.
+pub fn assign_causes(findings: &mut [Finding], causes: Causes) -> Vec<Group> {
+    let candidates = causes.0;
     let index = RegionIndex::new(&candidates);
     let mut members: BTreeMap<usize, usize> = BTreeMap::new();
     for finding in findings.iter_mut() {
@@ -567,7 +589,7 @@ struct Named<'a> {
 /// those can be renamed, so only their signatures are computed.
 fn named_types<'a>(index: &'a Index<'a>, other: &Index) -> Vec<Named<'a>> {
     let mut out = Vec::new();
-    for (name, m) in &index.messages {
+    for (&name, m) in &index.messages {
         if m.item.is_map_entry || m.item.is_group || known(other, name) {
             continue;
         }
@@ -579,7 +601,7 @@ fn named_types<'a>(index: &'a Index<'a>, other: &Index) -> Vec<Named<'a>> {
             signature: message_signature(m.item),
         });
     }
-    for (name, e) in &index.enums {
+    for (&name, e) in &index.enums {
         if known(other, name) {
             continue;
         }
@@ -602,9 +624,15 @@ fn known(index: &Index, name: &str) -> bool {
 /// contents (numbers, labels, types; enum value names) appeared: a rename. Its deletion
 /// findings and the type changes of fields and RPCs that followed it form one cause.
 fn type_renames(ctx: &Diff) -> Vec<Candidate> {
-    let old_types = named_types(&ctx.old_index, &ctx.new_index);
-    let new_types = named_types(&ctx.new_index, &ctx.old_index);
-    let followers = type_followers(ctx);
+    let ((old_types, new_types), followers) = rayon::join(
+        || {
+            rayon::join(
+                || named_types(&ctx.old_index, &ctx.new_index),
+                || named_types(&ctx.new_index, &ctx.old_index),
+            )
+        },
+        || type_followers(ctx),
+    );
     matched_renames(&old_types, &new_types)
         .into_iter()
         .map(|(old, new)| rename_candidate(ctx, old, new, &followers))
@@ -877,8 +905,8 @@ fn follow(ctx: &Diff, old_name: &str, new_name: &str) -> Vec<Region> {
     let mut out = Vec::new();
     let mut todo = vec![(old_name.to_string(), new_name.to_string())];
     while let Some((old, new)) = todo.pop() {
-        if let Some(m) = ctx.old_index.messages.get(&old) {
-            if ctx.new_index.messages.contains_key(&new) {
+        if let Some(m) = ctx.old_index.messages.get(old.as_str()) {
+            if ctx.new_index.messages.contains_key(new.as_str()) {
                 out.push(region(m.file, m.item.span));
             }
             let nested = m.item.messages.iter().map(|n| (&n.full_name, &n.name));
@@ -886,12 +914,12 @@ fn follow(ctx: &Diff, old_name: &str, new_name: &str) -> Vec<Region> {
             for (full, name) in nested.chain(enums) {
                 todo.push((full.clone(), format!("{new}.{name}")));
             }
-        } else if let Some(e) = ctx.old_index.enums.get(&old) {
-            if ctx.new_index.enums.contains_key(&new) {
+        } else if let Some(e) = ctx.old_index.enums.get(old.as_str()) {
+            if ctx.new_index.enums.contains_key(new.as_str()) {
                 out.push(region(e.file, e.item.span));
             }
-        } else if let Some(s) = ctx.old_index.services.get(&old) {
-            if ctx.new_index.services.contains_key(&new) {
+        } else if let Some(s) = ctx.old_index.services.get(old.as_str()) {
+            if ctx.new_index.services.contains_key(new.as_str()) {
                 out.push(region(s.file, s.item.span));
             }
         }
@@ -974,18 +1002,24 @@ fn file_deletions(ctx: &Diff) -> Vec<Candidate> {
 
 /// New files now declaring the top-level types of a deleted file.
 fn destinations(ctx: &Diff, old_file: &File) -> BTreeSet<String> {
-    let messages = old_file
-        .messages
-        .iter()
-        .filter_map(|m| ctx.new_index.messages.get(&m.full_name).map(|n| n.file));
-    let enums = old_file
-        .enums
-        .iter()
-        .filter_map(|e| ctx.new_index.enums.get(&e.full_name).map(|n| n.file));
-    let services = old_file
-        .services
-        .iter()
-        .filter_map(|s| ctx.new_index.services.get(&s.full_name).map(|n| n.file));
+    let messages = old_file.messages.iter().filter_map(|m| {
+        ctx.new_index
+            .messages
+            .get(m.full_name.as_str())
+            .map(|n| n.file)
+    });
+    let enums = old_file.enums.iter().filter_map(|e| {
+        ctx.new_index
+            .enums
+            .get(e.full_name.as_str())
+            .map(|n| n.file)
+    });
+    let services = old_file.services.iter().filter_map(|s| {
+        ctx.new_index
+            .services
+            .get(s.full_name.as_str())
+            .map(|n| n.file)
+    });
     messages
         .chain(enums)
         .chain(services)

@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, Report, Severity};
+use rayon::prelude::*;
 
 use crate::finding::{Finding, Location};
 use crate::model::{File, Message, Schema, Span};
@@ -61,14 +62,55 @@ pub fn apply(
     config_version: &str,
     display: &dyn Fn(&str) -> String,
 ) -> Applied {
-    let mut warnings = Vec::new();
-    let mut directives = Vec::new();
-    for file in new.files.values() {
-        let mut warn = |span: Span, message: String| {
-            warnings.push(warning(file, &display(&file.path), span, message));
-        };
-        directives.extend(directives_of(file, config_version, &mut warn));
+    apply_directives(new, directives(new, config_version), findings, display)
+}
+
+/// The directives of the new revision and the problems with them, before any finding is
+/// matched: they depend on the schema alone, so they are found while the rules run.
+pub struct Directives {
+    found: Vec<Directive>,
+    /// (file path, where, what), in file order.
+    problems: Vec<(String, Span, String)>,
+}
+
+/// The directives of every file of `new`, the files read in parallel (each scan reads every
+/// comment of its file).
+pub fn directives(new: &Schema, config_version: &str) -> Directives {
+    let per_file: Vec<(Vec<Directive>, Vec<(String, Span, String)>)> = new
+        .files
+        .par_iter()
+        .map(|(path, file)| {
+            let mut problems = Vec::new();
+            let mut warn = |span: Span, message: String| {
+                problems.push((path.clone(), span, message));
+            };
+            (directives_of(file, config_version, &mut warn), problems)
+        })
+        .collect();
+    let mut all = Directives {
+        found: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (found, problems) in per_file {
+        all.found.extend(found);
+        all.problems.extend(problems);
     }
+    all
+}
+
+/// [`apply`] with the directives already found.
+pub fn apply_directives(
+    new: &Schema,
+    directives: Directives,
+    findings: Vec<Finding>,
+    display: &dyn Fn(&str) -> String,
+) -> Applied {
+    let mut warnings: Vec<Report> = directives
+        .problems
+        .into_iter()
+        .map(|(path, span, message)| warning(&new.files[&path], &display(&path), span, message))
+        .collect();
+    let mut directives = directives.found;
     if directives.is_empty() {
         return Applied {
             kept: findings,

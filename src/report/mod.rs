@@ -3,6 +3,7 @@
 pub mod buf;
 pub mod diagnostics;
 pub mod explain;
+pub mod failure;
 mod github;
 pub use github::warning_annotation;
 mod gitlab;

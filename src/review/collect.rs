@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::renames::Renames;
 use super::{element, Change, Class, Kind, Shown};
-use crate::diff::{Diff, FieldIn, FieldPair, InFile, MethodIn};
+use crate::diff::{ByName, Diff, FieldIn, FieldPair, InFile, MethodIn};
 use crate::engine::Compared;
 use crate::model::{
     Enum, Field, FieldPresence, FieldType, File, Label, Message, OptionValue, Options,
@@ -506,7 +506,7 @@ impl Collector<'_> {
     /// The new side's element a removed one was renamed to.
     fn renamed_in<'a, T>(
         &self,
-        index: &'a BTreeMap<String, InFile<'a, T>>,
+        index: &'a ByName<'a, InFile<'a, T>>,
         old_name: &str,
     ) -> Option<&'a InFile<'a, T>> {
         index.get(self.renames.new_name(old_name)?)
@@ -709,7 +709,7 @@ impl Collector<'_> {
                     );
                     self.changed_on(Shown::Old, what, (new, at(old.file, o.span)), description);
                 }
-                (Some(n), Some(o)) if n.value != o.value => {
+                (Some(n), Some(o)) if !crate::parse::literal::same_value(&n.value, &o.value) => {
                     let description = format!(
                         "option {} {} → {}",
                         code(name),

@@ -3,7 +3,10 @@
 //! take them); a `Removed*` handler judges an element that only the old side has, inside a
 //! matched parent. The pairs come from [`Ctx`]'s pairings, computed once per schema pair.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+// ahash: these sets are built per message pair, and SipHash was a visible part of the rules.
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 use super::field::FieldSide;
 use super::reserved::Reservations;
@@ -103,8 +106,14 @@ impl Check {
             Check::RemovedFile(check) => removed_files(ctx).for_each(|old| check(old, out)),
             Check::RemovedPackage(check) => {
                 for (name, old_files) in &ctx.old_index.packages {
-                    if !ctx.new_index.packages.contains_key(name) {
-                        check(&RemovedPackage { name, old_files }, out);
+                    if !ctx.new_index.packages.contains_key(*name) {
+                        check(
+                            &RemovedPackage {
+                                name: *name,
+                                old_files,
+                            },
+                            out,
+                        );
                     }
                 }
             }
@@ -166,7 +175,7 @@ fn removed_files<'c, 'a>(ctx: &'c Ctx<'a>) -> impl Iterator<Item = &'a File> + '
         .files
         .iter()
         .filter(|(path, _)| !ctx.new.files.contains_key(*path))
-        .map(|(_, old)| old)
+        .map(|(_, old)| &**old)
 }
 
 fn removed_fields(ctx: &Ctx, judged: Judged, mut check: impl FnMut(&RemovedField)) {

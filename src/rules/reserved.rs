@@ -1,7 +1,10 @@
 //! Reserved numbers and names: membership tests, the numbers a range lost, and the text buf
 //! prints for ranges and that help texts suggest for `reserved` statements.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+// ahash: these sets are built per message pair, and SipHash was a visible part of the rules.
+use ahash::AHashSet as HashSet;
 
 use super::quote::quote;
 use crate::diff::Pair;

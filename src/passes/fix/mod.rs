@@ -15,7 +15,9 @@
 mod apply;
 mod reserve;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use ahash::AHashSet as HashSet;
 use std::sync::Arc;
 
 use crate::diff::Diff;

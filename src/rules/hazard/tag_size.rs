@@ -19,7 +19,7 @@ pub(in crate::rules) fn check(ctx: &Ctx, out: &mut Sink) {
         let old = ctx
             .old_index
             .messages
-            .get(&message.full_name)
+            .get(message.full_name.as_str())
             .map(|m| m.item);
         let mut free = free_small_numbers(message, old);
         free.retain(|n| !taken_in_another_version(ctx, field.at.file, message, *n));
@@ -98,10 +98,14 @@ fn taken_in_another_version(ctx: &Ctx, file: &File, message: &Message, number: i
     let prefix = format!("{parent}.");
     ctx.new_index
         .packages
-        .range(prefix.clone()..)
+        .range(prefix.as_str()..)
         .take_while(|(p, _)| p.starts_with(&prefix))
-        .filter(|(p, _)| p.as_str() != package && is_version(&p[prefix.len()..]))
-        .filter_map(|(p, _)| ctx.new_index.messages.get(&format!("{p}{relative}")))
+        .filter(|(p, _)| **p != package && is_version(&p[prefix.len()..]))
+        .filter_map(|(p, _)| {
+            ctx.new_index
+                .messages
+                .get(format!("{p}{relative}").as_str())
+        })
         .any(|other| other.item.fields.iter().any(|f| f.number == number))
 }
 

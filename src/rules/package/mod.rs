@@ -123,7 +123,9 @@ pub(super) fn deleted_in_surviving_packages<'a>(
     for (package, old_elements) in old {
         let new_elements = match (new.get(package), compared) {
             (Some(elements), _) => elements,
-            (None, Compared::EveryPackage) if ctx.new_index.packages.contains_key(package) => {
+            (None, Compared::EveryPackage)
+                if ctx.new_index.packages.contains_key(package.as_str()) =>
+            {
                 &empty
             }
             (None, _) => continue,

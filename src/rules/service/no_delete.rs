@@ -1,7 +1,7 @@
 //! SERVICE_NO_DELETE: a service is missing from a file that still exists. buf points at the
 //! file, as the service has no place left in it.
 
-use std::collections::HashSet;
+use ahash::AHashSet as HashSet;
 
 use crate::finding::{Location, Sink};
 use crate::rules::pairs::FilePair;
