@@ -916,13 +916,24 @@ fn new_side_words(label: &str) -> String {
 /// old use is cited by commit in the message).
 pub fn add_history_findings(
     opts: &AuditOptions,
+    old_is_audited: bool,
     outcome: &mut protocompat::Outcome,
 ) -> Result<(), ExitCode> {
-    let files: Vec<(String, &str)> = outcome
-        .sources
+    // The check read the old side too: a file with the same text there is unchanged since
+    // the audited revision, unless that side is another revision (`--merge-base`).
+    let sources = &outcome.sources;
+    let files: Vec<history::NewFile> = sources
         .new
         .iter()
-        .map(|(path, text)| (path.clone(), text.text()))
+        .map(|(path, text)| history::NewFile {
+            path: path.clone(),
+            text: text.text(),
+            unchanged: old_is_audited
+                && sources
+                    .old
+                    .get(path)
+                    .is_some_and(|old| old.text() == text.text()),
+        })
         .collect();
     let label = new_side_words(&outcome.sources.new_label);
     let (history, found) = reported(history::judge_new_side(opts, &files, &label))?;

@@ -368,7 +368,9 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
     match result {
         Ok(mut outcome) => {
             if let Some(opts) = history_options {
-                if let Err(code) = super::audit::add_history_findings(&opts, &mut outcome) {
+                if let Err(code) =
+                    super::audit::add_history_findings(&opts, !options.merge_base, &mut outcome)
+                {
                     return code;
                 }
             }

@@ -159,17 +159,35 @@ impl History {
     }
 }
 
-/// The files of a new side (path relative to ROOT and text) that differ from the audited
-/// revision's (`tip`: path and blob), each with its summary, and the files it no longer
-/// has (`None`). Only the files that differ are summarised.
+/// A file of the new side of `check --history`.
+pub struct NewFile<'a> {
+    /// Relative to ROOT.
+    pub path: String,
+    pub text: &'a str,
+    /// The check found the same text at the audited revision: nothing to hash or summarise.
+    pub unchanged: bool,
+}
+
+/// The files of a new side that differ from the audited revision's (`tip`: path and
+/// blob), each with its summary, and the files it no longer has (`None`). Only the files
+/// that differ are hashed and summarised.
 fn new_side_changes(
     tip: impl Iterator<Item = (Arc<str>, Oid)>,
-    files: &[(String, &str)],
+    files: &[NewFile],
 ) -> Vec<(Arc<str>, Option<ledger::FileVersion>)> {
     let current: HashMap<Arc<str>, Oid> = tip.collect();
     let mut changes = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (path, text) in files {
+    for NewFile {
+        path,
+        text,
+        unchanged,
+    } in files
+    {
+        if *unchanged && current.contains_key(path.as_str()) {
+            seen.insert(path.as_str());
+            continue;
+        }
         let blob = Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
             .unwrap_or_else(|_| Oid::zero());
         seen.insert(path.as_str());
@@ -191,12 +209,12 @@ fn new_side_changes(
 }
 
 /// `check --history`: the history of the audited revision (`opts.rev`, the `--against`
-/// side), with the new side (`files`: path relative to ROOT and text; `label` names it)
+/// side), with the new side (`files`; `label` names it)
 /// applied as one more snapshot, and the findings that snapshot causes. From a stored walk
 /// of that revision, only the elements the new side changes are read.
 pub fn judge_new_side(
     opts: &AuditOptions,
-    files: &[(String, &str)],
+    files: &[NewFile],
     label: &str,
 ) -> Result<(History, Vec<HistoryFinding>), Error> {
     let (mut history, changes) = build_for(opts, Some(files))?;
@@ -224,7 +242,7 @@ type NewSideChanges = Option<Vec<(Arc<str>, Option<ledger::FileVersion>)>>;
 /// the new side's changes it worked out for that.
 fn build_for(
     opts: &AuditOptions,
-    new_side: Option<&[(String, &str)]>,
+    new_side: Option<&[NewFile]>,
 ) -> Result<(History, NewSideChanges), Error> {
     let started = Instant::now();
     let start = if opts.root.exists() {
