@@ -419,8 +419,7 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         Err(error) => {
             let diagnostics = super::print_errors(error.diagnostics);
             let Some(buf) = buf else {
-                let failures: Vec<report::failure::Failure> = error
-                    .diagnostics
+                let failures: Vec<report::failure::Failure> = diagnostics
                     .iter()
                     .map(report::failure::Failure::from_diagnostic)
                     .collect();
