@@ -172,7 +172,7 @@ fn unmatched<'a, T>(
     other: &super::ByName<'a, InFile<'a, T>>,
 ) -> Vec<InFile<'a, T>> {
     this.iter()
-        .filter(|(name, _)| !other.contains_key(name))
+        .filter(|(name, _)| !other.contains_key(*name))
         .map(|(_, item)| *item)
         .collect()
 }

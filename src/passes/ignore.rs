@@ -76,7 +76,6 @@ pub struct Directives {
 /// The directives of every file of `new`, the files read in parallel (each scan reads every
 /// comment of its file).
 pub fn directives(new: &Schema, config_version: &str) -> Directives {
-    #[allow(clippy::type_complexity)]
     let per_file: Vec<(Vec<Directive>, Vec<(String, Span, String)>)> = new
         .files
         .par_iter()

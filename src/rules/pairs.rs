@@ -107,7 +107,13 @@ impl Check {
             Check::RemovedPackage(check) => {
                 for (name, old_files) in &ctx.old_index.packages {
                     if !ctx.new_index.packages.contains_key(*name) {
-                        check(&RemovedPackage { name, old_files }, out);
+                        check(
+                            &RemovedPackage {
+                                name: *name,
+                                old_files,
+                            },
+                            out,
+                        );
                     }
                 }
             }
