@@ -85,10 +85,26 @@ pub fn render(format: Format, failures: &[Failure]) -> String {
 }
 
 /// One `::error` per failure: on its file, line and columns when it has a place, else on the
-/// run. GitHub shows ten per step; the first ones are the ones to fix first.
+/// run. GitHub shows ten per step: past that, the tenth says how many more there are (stderr
+/// and the job summary have them all).
 fn github(failures: &[Failure]) -> String {
+    let cap = super::github::SHOWN_PER_SEVERITY;
+    let shown = match failures.len() > cap {
+        true => &failures[..cap - 1],
+        false => failures,
+    };
     let mut out = String::new();
-    for f in failures {
+    if failures.len() > cap {
+        let more = failures.len() - shown.len();
+        let message = format!(
+            "{more} more errors not shown as annotations (GitHub shows {cap} per step); the \
+             log and the job summary list them"
+        );
+        let title = format!("protocompat: {more} more");
+        out = super::github::command("error", Vec::new(), &title, &message) + "\n";
+    }
+    let mut annotations = String::new();
+    for f in shown {
         let properties = match &f.at {
             Some(at) => super::github::place_properties(
                 &at.path,
@@ -102,12 +118,12 @@ fn github(failures: &[Failure]) -> String {
             None => "protocompat: the check could not be done".to_string(),
         };
         let _ = writeln!(
-            out,
+            annotations,
             "{}",
             super::github::command("error", properties, &title, &f.message)
         );
     }
-    out
+    annotations + &out
 }
 
 fn sarif(failures: &[Failure]) -> String {
@@ -207,11 +223,8 @@ fn msvs(failures: &[Failure]) -> String {
 
 fn markdown(failures: &[Failure]) -> String {
     let mut out = String::from("## protocompat: the check could not be done\n\n");
-    let _ = writeln!(
-        out,
-        "{} error{} stopped the check, so nothing was compared: this is not a pass.\n",
-        failures.len(),
-        super::plural(failures.len())
+    out.push_str(
+        "The check stopped on these errors, so nothing was compared: this is not a pass.\n\n",
     );
     for f in failures {
         let mut lines = f.message.lines();

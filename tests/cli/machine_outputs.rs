@@ -264,7 +264,7 @@ fn a_side_that_does_not_compile_is_an_error_in_every_machine_format() {
     let (markdown, _) = check_output(dir, "HEAD", "markdown");
     assert_eq!(
         markdown,
-        "## protocompat: the check could not be done\n\n1 error stopped the check, so nothing was compared: this is not a pass.\n\n- :x: `proto/acme/a.proto:3:13` cannot resolve type \\`strin\\`\n"
+        "## protocompat: the check could not be done\n\nThe check stopped on these errors, so nothing was compared: this is not a pass.\n\n- :x: `proto/acme/a.proto:3:13` cannot resolve type \\`strin\\`\n"
     );
     // The human formats keep their report on stderr alone.
     for format in ["text", "short"] {
@@ -302,5 +302,40 @@ fn errors_off_the_checked_out_files_are_annotations_on_the_run() {
     assert_eq!(
         github,
         "::error title=protocompat%3A the check could not be done::revision `no-such-branch` cannot be resolved: not found in the repository\n"
+    );
+}
+
+/// GitHub shows ten error annotations per step: with more errors, nine are shown and the
+/// tenth says how many more (the text on stderr and the job summary have them).
+#[test]
+fn more_errors_than_github_displays_end_with_one_saying_how_many_more() {
+    let repo = support::Repo::new();
+    repo.write(
+        "proto/acme/a.proto",
+        "syntax = \"proto3\";\npackage acme;\n",
+    );
+    repo.commit("clean");
+    let broken: String = (0..30)
+        .map(|i| format!("message M{i} {{ int32 = 1; }}\n"))
+        .collect();
+    repo.write(
+        "proto/acme/a.proto",
+        &format!("syntax = \"proto3\";\npackage acme;\n{broken}"),
+    );
+    let (github, code) = check_output(repo.path(), "HEAD", "github");
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = github.lines().collect();
+    assert_eq!(lines.len(), 10, "{github}");
+    assert!(
+        lines[0].starts_with(
+            "::error file=proto/acme/a.proto,line=3,col=20,endLine=3,endColumn=21,title=protocompat%3A COMPILE::"
+        ),
+        "{github}"
+    );
+    assert!(
+        lines[9].starts_with(
+            "::error title=protocompat%3A 12 more::12 more errors not shown as annotations"
+        ),
+        "{github}"
     );
 }
