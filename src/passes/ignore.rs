@@ -69,14 +69,17 @@ pub fn apply(
 /// matched: they depend on the schema alone, so they are found while the rules run.
 pub struct Directives {
     found: Vec<Directive>,
-    /// (file path, where, what), in file order.
-    problems: Vec<(String, Span, String)>,
+    /// In file order.
+    problems: Vec<Problem>,
 }
+
+/// (file path, where, what) of a directive that is not honoured.
+type Problem = (String, Span, String);
 
 /// The directives of every file of `new`, the files read in parallel (each scan reads every
 /// comment of its file).
 pub fn directives(new: &Schema, config_version: &str) -> Directives {
-    let per_file: Vec<(Vec<Directive>, Vec<(String, Span, String)>)> = new
+    let per_file: Vec<(Vec<Directive>, Vec<Problem>)> = new
         .files
         .par_iter()
         .map(|(path, file)| {
