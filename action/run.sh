@@ -183,6 +183,16 @@ if [ "$status" -ge 2 ]; then
     hint=" The checkout is shallow: actions/checkout's \`fetch-depth: 0\` fetches the history the check needs."
   fi
   echo "::error title=protocompat::The check could not be done (exit $status); see the messages above.$hint"
+  # The errors again (stderr has shown them already): in the job summary, and in the SARIF
+  # file as a run that did not succeed, so code scanning shows a tool error, not a clean run.
+  if [ "$summary" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    "$PROTOCOMPAT" "${common[@]}" --format markdown 2>/dev/null >> "$GITHUB_STEP_SUMMARY" || true
+  fi
+  if [ -n "${INPUT_SARIF:-}" ]; then
+    mkdir -p "$(dirname "$INPUT_SARIF")"
+    "$PROTOCOMPAT" "${common[@]}" --format sarif 2>/dev/null > "$INPUT_SARIF" || true
+    write_output sarif "$INPUT_SARIF"
+  fi
   exit "$status"
 fi
 

@@ -11,10 +11,14 @@ licence of the repository its files come from. testdata/frontend/handmade/ is wr
 
   scripts/frontend_corpus.py vendor [--mirror DIR]   copy inputs from the fetched mirrors
   scripts/frontend_corpus.py verdicts [CASE...]      run protoc and buf, write verdicts.json
-  scripts/frontend_corpus.py compare [--bin BIN] [--rust | --markdown]
+  scripts/frontend_corpus.py compare [--bin BIN] [--rust | --markdown] [--protoc-follow]
                                                      run protocompat, print the differences (or
                                                      the test's expected-failure list, or
-                                                     write DISAGREEMENTS.md)
+                                                     write DISAGREEMENTS.md); --protoc-follow
+                                                     also lists the inputs where protoc and buf
+                                                     disagree and protocompat is not protoc
+  scripts/frontend_corpus.py readme [--check]        write (or check) README.md's list of the
+                                                     protoc/buf disagreements, by family
 
 The mirrors are bare clones read with `git show` (the workplace's `fetch` tool puts them in
 /work/.mirror/<owner>+<name>/repo); the commit each corpus was taken from is recorded in
@@ -640,6 +644,148 @@ FAMILIES = [
 ]
 
 
+# The inputs where protoc and buf disagree, by family, for the README's "Differences from
+# buf" (protocompat follows protoc on each; tests/frontend_conformance.rs checks both that
+# and that the README lists exactly these inputs): (what buf does, what protoc and
+# protocompat do, a pattern on the case name). buf's verdict is read from verdicts.json.
+PROTOC_BUF_FAMILIES = [
+    ('accepts `edition = "2026"`', "refuse it: 2024 is the newest edition",
+     r"disagree\.edition_2026|^protobuf/(edition_unittest|internal_options|late_loaded_option|map_proto3_unittest"
+     r"|only_one_enum_test|sample_messages_edition|unittest_(arena|delimited|drop_unknown_fields|lazy_dependencies"
+     r"|legacy_features|no_field_presence|preserve_unknown_enum|redaction|string_type|string_view))"),
+    ("accepts a file of bare integers", "refuse it: a statement starts with a keyword", r"disagree\.bare_integers"),
+    ("accepts U+2028 as whitespace", "refuse it: only ASCII whitespace", r"disagree\.u2028_whitespace"),
+    ("accepts a float field number (`1e1`)", "refuse it", r"disagree\.float_field_number"),
+    ("accepts an enum default given as a number", "refuse it: an enum default is a value name",
+     r"disagree\.enum_default_number|default_value_for_enum_using_number"),
+    ("accepts a proto2 map whose value is a closed enum not starting at 0", "refuse it",
+     r"disagree\.proto2_map_closed_enum_nonzero"),
+    ("accepts a statement whose first word is a keyword as a field of a type so named "
+     "(`message bar = 1;`, `optional bar = 1;`, `reserved bar = 1;`, `option = 1;` in an enum)",
+     "refuse it: the keyword starts its own statement (a label is always a label)",
+     r"(message|extend)_decl_start_w_"),
+    ("accepts `group.Bar` as the name of a type", "refuse it: `group` is a whole type (`Expected field name.`)",
+     r"group_as_type_name_prefix"),
+    ("accepts `group` naming a message type (`optional group Foo = 1;`)", "refuse it: a group needs a body",
+     r"group_as_type_name(_proto3)?(_no_label)?$"),
+    ("accepts `export.T` / `local.T` as a field type in edition 2024",
+     "refuse it: the words only come before `message` or `enum`", r"edition_2024_(export|local)_as_type"),
+    ("accepts an empty statement (`;`) in a oneof or `extend` block", "refuse it",
+     r"(extend|oneof)_disallows_empty_statement"),
+    ("accepts a package name over 511 characters", "refuse it", r"long_package_name"),
+    ("accepts features on a proto2/proto3 extension range", "refuse them: features need editions",
+     r"features_without_editions_ext_range"),
+    ("accepts `option allow_alias = false;`", "refuse it: it has no effect", r"enum_allow_alias_false"),
+    ('accepts `json_name = "[FooBar]"`', "refuse it: it looks like an extension", r"json_name_looks_like_extension"),
+    ("accepts a default on an implicit-presence field (editions)", "refuse it", r"default_with_implicit_presence"),
+    ("accepts a lite file extending a non-lite type", "refuse it", r"extend_nonlite_from_lite"),
+    ("accepts a type whose name is also a package", "refuse it: the name is already defined",
+     r"symbol_conflicts_with_package"),
+    ("accepts option values protoc refuses: an enum option given as a number, an unknown closed-enum number "
+     "or extension in a message literal, `[]` without `:` for a scalar, `-infin`",
+     "refuse them", r"closed_enum_in_msg_literal_using_unknown_number|empty_array_literal_require_leading_colon"
+     r"|enum_option_using_number|msg_literal_scoping_rules_limited3|invalid_signed_identifier_in_message_literal"),
+    ("accepts extension declarations protoc refuses (a number declared twice, a name declared twice, an "
+     "extension in a declared range without a declaration)", "refuse them",
+     r"extension_declarations_repeated_tags|extension_declared_multiple_times|extension_matches_no_declaration"),
+    ("refuses a reserved name that is not an identifier (`reserved \"a b\";`)", "accept it (protoc warns)",
+     r"invalid_reserved_name"),
+    ("refuses one extension number used in two files", "accept it", r"duplicate_extension_across_files"),
+    ('refuses `edition = "UNSTABLE"`', "accept it in protobuf's own files (`google/protobuf/`, `upb/`)",
+     r"cpp_file_options_test"),
+    ("refuses proto2 JSON-name conflicts that involve a default name", "accept them (protoc warns)",
+     r"json_name_(conflict|custom_and_default)_proto2"),
+    ("refuses a closed enum in an extension of a file with implicit presence",
+     "accept it: extensions always have presence", r"extensions_do_not_inherit_file_field_presence"),
+    ("refuses `features.repeated_field_encoding` on a map", "accept it: a map is a repeated field",
+     r"success_repeated_field_encoding"),
+    ("refuses `jstype = JS_NORMAL` on a non-64-bit field", "accept it", r"success_jstype"),
+    ("refuses message-set extensions in custom option values", "accept them",
+     r"^protobuf/unittest_(custom_options|import_option)$"),
+    ("refuses a group's message named in a custom option's message literal (`Bar< ... >`)", "accept it",
+     r"(group|looks_like_group)_in_custom_option_msg_literal"),
+    ("refuses two members of one oneof set by two options (`(foo).baz`, then `(foo).buzz`)", "accept it",
+     r"oneof_extension_already_set"),
+    ("refuses a custom option whose name is also a method of the service", "accept it", r"success_scope_extension"),
+    ("refuses an extension declaration whose `type` is not fully qualified", "accept it",
+     r"extension_declaration_with_invalid_type"),
+    ("refuses a message set without extension ranges", "accept it", r"message_set_wire_format_no_extension_range"),
+    ("refuses a DELIMITED (group-like) field written by its type name in a message literal "
+     "(`Bar: { ... }`)", "accept it", r"testdata\.test_editions"),
+]
+
+README = REPO / "README.md"
+README_BEGIN = "<!-- protoc-buf-differences: begin (scripts/frontend_corpus.py readme; do not edit) -->"
+README_END = "<!-- protoc-buf-differences: end -->"
+
+
+def protoc_buf_families(data):
+    """Each disagreeing input in its family: [(buf verdict, family, [cases])], and the inputs
+    no family (or more than one) matches."""
+    groups = {i: [] for i in range(len(PROTOC_BUF_FAMILIES))}
+    unmatched = []
+    for case, v in data.items():
+        if v["protoc"]["verdict"] == v["buf"]["verdict"]:
+            continue
+        hits = [i for i, (_, _, pattern) in enumerate(PROTOC_BUF_FAMILIES) if re.search(pattern, case)]
+        if len(hits) != 1:
+            unmatched.append((case, hits))
+        else:
+            groups[hits[0]].append(case)
+    out = []
+    for i, (buf, ours, _) in enumerate(PROTOC_BUF_FAMILIES):
+        verdicts = {data[c]["buf"]["verdict"] for c in groups[i]}
+        out.append((verdicts, buf, ours, groups[i]))
+    return out, unmatched
+
+
+def readme_block(data):
+    families, unmatched = protoc_buf_families(data)
+    if unmatched:
+        raise SystemExit(f"inputs in no single family of PROTOC_BUF_FAMILIES: {unmatched}")
+    tools = json.loads(VERDICTS.read_text())["tools"]
+    total = sum(len(cases) for *_, cases in families)
+    lines = [
+        README_BEGIN,
+        "",
+        f"The front-end corpus (`testdata/frontend/`, {len(data)} inputs) has {total} where protoc",
+        f"(libprotoc {tools['protoc'].split()[1]}) and buf {tools['buf']} give different verdicts; protocompat",
+        "gives protoc's on each (`tests/frontend_conformance.rs` checks it, and that this list is",
+        "the corpus's). By family:",
+        "",
+        "| inputs | buf | protoc and protocompat |",
+        "| ---: | --- | --- |",
+    ]
+    for verdicts, buf, ours, cases in families:
+        if not cases:
+            raise SystemExit(f"no input in the family {buf!r}")
+        if verdicts != ({"accept"} if buf.startswith("accepts") else {"refuse"}):
+            raise SystemExit(f"buf's verdicts {verdicts} do not match the family {buf!r}")
+        lines.append(f"| {len(cases)} | {buf} | {ours} |")
+    lines += ["", "<details><summary>The inputs of each family</summary>", ""]
+    for verdicts, buf, _, cases in families:
+        verdict = "buf accepts" if verdicts == {"accept"} else "buf refuses"
+        lines.append(f"- ({verdict}) {buf} — inputs: " + ", ".join(f"`{c}`" for c in cases))
+    lines += ["", "</details>", "", README_END]
+    return "\n".join(lines)
+
+
+def readme(args):
+    data = json.loads(VERDICTS.read_text())["cases"]
+    block = readme_block(data)
+    text = README.read_text()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < 0:
+        raise SystemExit(f"README.md has no {README_BEGIN!r} ... {README_END!r} block")
+    updated = text[:begin] + block + text[end + len(README_END):]
+    if args.check:
+        if updated != text:
+            raise SystemExit("README.md's protoc/buf differences are stale: run scripts/frontend_corpus.py readme")
+        print("README.md lists the protoc/buf differences of verdicts.json")
+    else:
+        README.write_text(updated)
+
+
 def family_of(case, theirs, ours, our_message, protoc_message):
     text = our_message if theirs == "accept" or ours.startswith("exit") else protoc_message
     if ours.startswith("exit"):
@@ -652,6 +798,19 @@ def family_of(case, theirs, ours, our_message, protoc_message):
             elif re.search(pattern, text):
                 return name
     return "UNCLASSIFIED"
+
+
+def not_following_protoc(binary, data):
+    """The inputs where protoc and buf disagree and protocompat's verdict is not protoc's
+    (issue 10: follow protoc there)."""
+    out = []
+    for case, v in data.items():
+        if v["protoc"]["verdict"] == v["buf"]["verdict"]:
+            continue
+        ours, message = protocompat_verdict(binary, case)
+        if ours != v["protoc"]["verdict"]:
+            out.append({"case": case, "protoc": v["protoc"], "ours": ours, "message": message})
+    return out
 
 
 def differences(binary):
@@ -675,7 +834,7 @@ def case_size(case):
     return sum(p.stat().st_size for p in (OUT / case).rglob("*.proto"))
 
 
-def markdown(data, agreeing, diffs):
+def markdown(data, agreeing, diffs, unfollowed):
     descriptions = {name: text for name, text, _ in FAMILIES}
     descriptions["UNCLASSIFIED"] = "not yet classified"
     by_family = {}
@@ -693,6 +852,8 @@ def markdown(data, agreeing, diffs):
         f"- protoc and buf agree on: {agreeing} (the test checks these); they disagree on {len(data) - agreeing}",
         f"- protocompat agrees with both on: {agreeing - len(diffs)}",
         f"- protocompat disagrees on: {len(diffs)} (the expected failures of tests/frontend_conformance.rs)",
+        f"- where protoc and buf disagree, protocompat follows protoc on: {len(data) - agreeing - len(unfollowed)}"
+        f" of {len(data) - agreeing}" + "".join(f"\n  - not on `{d['case']}`" for d in unfollowed),
         "",
         "| family | inputs | protocompat refuses a valid schema | accepts an invalid one | crashes |",
         "|---|---:|---:|---:|---:|",
@@ -740,10 +901,11 @@ def markdown(data, agreeing, diffs):
             lines.append(f"- `{d['case']}`: {shown[:200]}")
         lines.append("")
     lines += [
-        "## Where protoc and buf disagree (not checked by the test)",
+        "## Where protoc and buf disagree (the test wants protoc's verdict)",
         "",
-        "Issue 10 says to follow protoc here (and to list each difference in the README's",
-        "\"Differences from buf\"). Each input: protoc's verdict and message, then buf's.",
+        "Issue 10 says to follow protoc here; the README's \"Differences from buf\" lists them by",
+        "family (`scripts/frontend_corpus.py readme`). Each input: protoc's verdict and message,",
+        "then buf's.",
         "",
     ]
     for case, v in data.items():
@@ -763,7 +925,8 @@ def compare(args):
         for d in diffs:
             print(f'    ("{d["case"]}", {d["family"]}),')
     elif args.markdown:
-        (OUT / "DISAGREEMENTS.md").write_text(markdown(data, agreeing, diffs))
+        unfollowed = not_following_protoc(args.bin, data)
+        (OUT / "DISAGREEMENTS.md").write_text(markdown(data, agreeing, diffs, unfollowed))
     else:
         for d in diffs:
             print("\t".join([d["case"], d["family"], d["theirs"], d["ours"], d["message"], d["protoc"]]))
@@ -771,6 +934,17 @@ def compare(args):
         f"{len(data)} cases, {agreeing} where protoc and buf agree, protocompat differs on {len(diffs)}",
         file=sys.stderr,
     )
+    if args.protoc_follow:
+        unfollowed = not_following_protoc(args.bin, data)
+        for d in unfollowed:
+            p = d["protoc"]
+            print(f"{d['case']}\tprotoc {p['verdict']}s {p.get('error', '')[:120]}\tours: {d['ours']} {d['message'][:160]}")
+        disagreeing = len(data) - agreeing
+        print(
+            f"{disagreeing} where protoc and buf disagree: protocompat follows protoc on "
+            f"{disagreeing - len(unfollowed)}, not on {len(unfollowed)}",
+            file=sys.stderr,
+        )
 
 
 def main():
@@ -784,8 +958,12 @@ def main():
     c.add_argument("--bin", default=str(REPO / "target" / "release" / "protocompat"))
     c.add_argument("--rust", action="store_true", help="print the EXPECTED_FAILURES entries")
     c.add_argument("--markdown", action="store_true", help="write testdata/frontend/DISAGREEMENTS.md")
+    c.add_argument("--protoc-follow", action="store_true",
+                   help="also list the inputs where protoc and buf disagree and protocompat does not follow protoc")
+    m = sub.add_parser("readme")
+    m.add_argument("--check", action="store_true", help="fail when README.md's block is stale")
     args = parser.parse_args()
-    {"vendor": vendor, "verdicts": verdicts, "compare": compare}[args.command](args)
+    {"vendor": vendor, "verdicts": verdicts, "compare": compare, "readme": readme}[args.command](args)
 
 
 if __name__ == "__main__":

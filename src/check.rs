@@ -93,6 +93,17 @@ pub struct Outcome {
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
+    check_loading(opts, None)
+}
+
+/// As [`check`], reading both sides through `loader`: checks of one new side against many
+/// revisions (`check --transitive`) read and parse each blob once across them all, where
+/// [`check`] reads through a loader of its own per module, freed before the builds.
+pub fn check_with(opts: &CheckOptions, loader: &engine::Loader) -> Result<Outcome, Error> {
+    check_loading(opts, Some(loader))
+}
+
+fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result<Outcome, Error> {
     let started = std::time::Instant::now();
     let mut warnings: Vec<Report> = Vec::new();
     let (new, old) = source::open_sides(&opts.request(), &mut warnings)?;
@@ -133,6 +144,7 @@ pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
             (&old, &resolved.old_layout, old_module),
             &selections[new_module],
             (opts, &resolved.deps),
+            loader,
             &mut module_warnings,
         )?;
         warnings.extend(module_warnings);
@@ -222,30 +234,35 @@ fn check_module(
     (old, old_layout, old_module): (&Snapshot, &Layout, usize),
     selection: &Selection,
     (opts, deps): (&CheckOptions, &[String]),
+    shared: Option<&engine::Loader>,
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
     // One loader for both sides, one side after the other (each on every core): a file
     // with the same blob at both revisions is read and parsed once, and both builds share
-    // its text and tree. The loader goes before the builds, so each tree is freed as soon
-    // as both sides have lowered it.
-    let loader = engine::Loader::new();
+    // its text and tree. Our own loader goes before the builds, so each tree is freed as
+    // soon as both sides have lowered it; a shared one keeps them for the next check.
+    let own = shared.is_none().then(engine::Loader::new);
+    let loader = shared.or(own.as_ref()).expect("a loader");
     let new_files = loader.collect(new, new_layout, new_module, &filter);
     let old_files = match (&new_files, opts.limit_to_input_files) {
         (Ok(new_files), true) => {
-            collect_limited(&loader, old, (old_layout, old_module), new_files, &filter)
+            collect_limited(loader, old, (old_layout, old_module), new_files, &filter)
         }
         _ => loader.collect(old, old_layout, old_module, &filter),
     };
-    drop(loader);
+    drop(own);
     let (mut new_files, mut old_files) = both(new_files, old_files)?;
     // Files without a blob id (a directory on disk) are shared by their bytes.
     engine::share_identical(&mut new_files, &mut old_files);
 
-    let (new_built, old_built) = rayon::join(
-        || engine::build(&mut new_files),
-        || engine::build(&mut old_files),
-    );
+    // The old side first (each build uses every core): the new side then takes the old
+    // side's model of each file unchanged with all it imports, instead of lowering it again.
+    let old_built = engine::build(&mut old_files);
+    let new_built = match &old_built {
+        Ok(old) => engine::build_reusing(&mut new_files, &old.reuse),
+        Err(_) => engine::build(&mut new_files),
+    };
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -324,6 +341,10 @@ fn check_module(
         for g in &mut groups {
             to_original(&mut g.previous, tree);
         }
+    }
+    let mut changes = changes;
+    for change in &mut changes {
+        to_original_line(change, (new.root.as_ref(), old.root.as_ref()));
     }
     Ok(ModuleResult {
         findings,
@@ -433,6 +454,22 @@ fn to_original(loc: &mut Option<Location>, tree: &dyn source::Tree) {
             loc.end_line,
             loc.end_column,
         ) = (start_line, start_column, end_line, end_column);
+    }
+}
+
+/// A review change on an image side names its line in the user's file, as findings do
+/// ([`to_original`]), when the image has source info (else line 1).
+fn to_original_line(change: &mut Change, (new, old): (&dyn source::Tree, &dyn source::Tree)) {
+    let tree = match (&change.new_at, &change.old_at) {
+        (Some(_), _) => new,
+        (None, Some(_)) => old,
+        (None, None) => return,
+    };
+    if !tree.positions() {
+        let line = (change.start_line, 1);
+        change.start_line = tree
+            .original_span(&change.path, line, line)
+            .map_or(1, |[start_line, ..]| start_line);
     }
 }
 

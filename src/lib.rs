@@ -56,4 +56,4 @@ pub mod syntax;
 #[cfg(test)]
 mod test_support;
 
-pub use check::{check, CheckOptions, Error, NewSide, Outcome};
+pub use check::{check, check_with, CheckOptions, Error, NewSide, Outcome};

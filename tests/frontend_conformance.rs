@@ -4,7 +4,8 @@
 //! `testdata/frontend/verdicts.json` holds protoc's and buf's recorded verdict on each (written by
 //! `scripts/frontend_corpus.py verdicts`, so CI needs neither tool). On every input where the two
 //! agree, protocompat must give the same verdict: comparing the directory with itself exits 0
-//! when the schema is accepted and 2 when it is refused.
+//! when the schema is accepted and 2 when it is refused. Where the two disagree, protocompat
+//! must give protoc's verdict, and README.md must list the input under buf's (issue 10).
 //!
 //! `EXPECTED_FAILURES` lists the inputs that still disagree because of known bugs, each with its
 //! family (issue 10). The test fails when an input outside the list disagrees, and also when one
@@ -160,5 +161,75 @@ fn front_end_verdicts_match_protoc_and_buf() {
         problems.len(),
         checked.len(),
         problems.join("\n")
+    );
+}
+
+/// The inputs where protoc and buf disagree, with buf's verdict.
+fn protoc_buf_disagreements() -> BTreeMap<String, String> {
+    recorded_verdicts()
+        .into_iter()
+        .filter(|(_, (protoc, buf))| protoc != buf)
+        .map(|(case, (_, buf))| (case, buf))
+        .collect()
+}
+
+/// Where protoc and buf disagree, protocompat gives protoc's verdict (issue 10).
+#[test]
+fn front_end_follows_protoc_where_protoc_and_buf_disagree() {
+    let recorded = recorded_verdicts();
+    let disagreeing = protoc_buf_disagreements();
+    let cases: Vec<&String> = disagreeing.keys().collect();
+    let ours = protocompat_verdicts(&cases);
+    let problems: Vec<String> = cases
+        .iter()
+        .zip(&ours)
+        .filter(|(case, ours)| **ours != recorded[**case].0)
+        .map(|(case, ours)| {
+            let (protoc, buf) = &recorded[*case];
+            format!("{case}: protoc {protoc}s, buf {buf}s, protocompat: {ours}")
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{} of {} inputs do not follow protoc:\n{}",
+        problems.len(),
+        cases.len(),
+        problems.join("\n")
+    );
+}
+
+/// README.md's "Differences from buf" lists each input where protoc and buf disagree, once,
+/// under buf's verdict (`scripts/frontend_corpus.py readme` writes the block).
+#[test]
+fn readme_lists_every_protoc_buf_disagreement() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let begin = readme
+        .find("<!-- protoc-buf-differences: begin")
+        .expect("README.md has the protoc-buf-differences block");
+    let end = readme.find("<!-- protoc-buf-differences: end -->").unwrap();
+    let mut listed = BTreeMap::new();
+    for line in readme[begin..end].lines() {
+        let Some(rest) = line.strip_prefix("- (buf ") else {
+            continue;
+        };
+        let verdict = if rest.starts_with("accepts)") {
+            "accept"
+        } else {
+            "refuse"
+        };
+        let (_, inputs) = line.split_once(" — inputs: ").expect("a list of inputs");
+        for case in inputs.split(", ") {
+            let case = case.trim_matches('`').to_string();
+            assert!(
+                listed.insert(case.clone(), verdict.to_string()).is_none(),
+                "{case} is listed twice"
+            );
+        }
+    }
+    assert_eq!(
+        listed,
+        protoc_buf_disagreements(),
+        "README.md is stale: run `scripts/frontend_corpus.py readme`"
     );
 }

@@ -125,17 +125,21 @@ pub struct LogArgs {
 }
 
 fn build(opts: &AuditOptions) -> Result<History, ExitCode> {
-    match history::build(opts) {
-        Ok(h) => {
+    reported(history::build(opts).map(|h| (h, ()))).map(|(h, ())| h)
+}
+
+/// The history with its warnings printed, or the diagnostics that stopped it printed and
+/// exit code 2.
+fn reported<T>(result: Result<(History, T), history::Error>) -> Result<(History, T), ExitCode> {
+    match result {
+        Ok((h, more)) => {
             for warning in &h.warnings {
                 eprintln!("{warning:?}");
             }
-            Ok(h)
+            Ok((h, more))
         }
         Err(e) => {
-            for d in &e.diagnostics {
-                eprintln!("{d:?}");
-            }
+            super::print_errors(e.diagnostics);
             Err(ExitCode::from(2))
         }
     }
@@ -914,7 +918,6 @@ pub fn add_history_findings(
     opts: &AuditOptions,
     outcome: &mut protocompat::Outcome,
 ) -> Result<(), ExitCode> {
-    let mut history = build(opts)?;
     let files: Vec<(String, &str)> = outcome
         .sources
         .new
@@ -922,7 +925,7 @@ pub fn add_history_findings(
         .map(|(path, text)| (path.clone(), text.text()))
         .collect();
     let label = new_side_words(&outcome.sources.new_label);
-    let found = history.judge_new_side(&files, &label);
+    let (history, found) = reported(history::judge_new_side(opts, &files, &label))?;
     for f in &found {
         let location = outcome.sources.new.get(f.at.path.as_ref()).map(|text| {
             let span = protocompat::model::Span::from(f.at.span);

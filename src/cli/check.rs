@@ -417,13 +417,17 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
             code
         }
         Err(error) => {
-            for diagnostic in &error.diagnostics {
-                eprintln!("{diagnostic:?}");
-            }
+            let diagnostics = super::print_errors(error.diagnostics);
             let Some(buf) = buf else {
+                let failures: Vec<report::failure::Failure> = diagnostics
+                    .iter()
+                    .map(report::failure::Failure::from_diagnostic)
+                    .collect();
+                print(&report::failure::render(format, &failures));
                 return ExitCode::from(2);
             };
-            match (buf_compile_errors(buf, &error.diagnostics), buf_exit) {
+            // buf's formats list every compile error (the cap is for the text on stderr).
+            match (buf_compile_errors(buf, &diagnostics), buf_exit) {
                 (compiled, true) => compiled,
                 (_, false) => ExitCode::from(2),
             }

@@ -79,3 +79,18 @@ pub fn fail_code(failed: bool) -> ExitCode {
 pub fn print(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
+
+/// Prints the errors that stopped a command on stderr, each file's text indexed once and
+/// capped per file and in all (`report::diagnostics`); returns them indexed, for the formats
+/// that list every one.
+pub fn print_errors(diagnostics: Vec<miette::Report>) -> Vec<miette::Report> {
+    let diagnostics = protocompat::report::diagnostics::indexed(diagnostics);
+    let (shown, note) = protocompat::report::diagnostics::capped(&diagnostics);
+    for diagnostic in shown {
+        eprintln!("{diagnostic:?}");
+    }
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    diagnostics
+}

@@ -88,9 +88,7 @@ pub fn run(args: ReviewArgs) -> ExitCode {
     let mut outcome = match protocompat::check(&options) {
         Ok(outcome) => outcome,
         Err(error) => {
-            for diagnostic in &error.diagnostics {
-                eprintln!("{diagnostic:?}");
-            }
+            super::print_errors(error.diagnostics);
             return ExitCode::from(2);
         }
     };

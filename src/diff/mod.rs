@@ -147,7 +147,7 @@ impl<'a> Diff<'a> {
         self.old
             .files
             .iter()
-            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (new, old)))
+            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (&**new, &**old)))
     }
 
     /// Messages matched by full name, wherever they live.

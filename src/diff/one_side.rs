@@ -81,7 +81,7 @@ impl<'a> OneSide<'a> {
                 .files
                 .iter()
                 .filter(|(path, _)| !other.files.contains_key(*path))
-                .map(|(_, file)| file)
+                .map(|(_, file)| &**file)
                 .collect(),
             messages: unmatched(&this_index.messages, &other_index.messages),
             enums: unmatched(&this_index.enums, &other_index.enums),

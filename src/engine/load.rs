@@ -50,7 +50,13 @@ pub fn load(
 /// Builds the schema of collected files. Syntax trees a [`Loader::collect`] gave are moved
 /// into the build (taken out of `files`), so each is freed once its file is lowered.
 pub fn build(files: &mut Collected) -> Result<BuildOutput, Error> {
-    build_with(files, None)
+    build_with(files, None, None)
+}
+
+/// [`build`], taking from `old` (the build of another revision) each file whose text and
+/// import closure did not change (see [`link::build_parsed_reusing`]).
+pub fn build_reusing(files: &mut Collected, old: &link::Reuse) -> Result<BuildOutput, Error> {
+    build_with(files, None, Some(old))
 }
 
 /// Loads many snapshots of one repository cheaply: each file's text and syntax tree are
@@ -109,7 +115,7 @@ impl Loader {
         let loaded = collect_with(side, layout, module, filter, Some(&self.cache))
             .map_err(Error::from)
             .and_then(|mut files| {
-                let built = build_with(&mut files, Some(&self.cache))?;
+                let built = build_with(&mut files, Some(&self.cache), None)?;
                 Ok(Loaded { files, built })
             });
         self.cache.finish_load();
@@ -141,7 +147,11 @@ impl Loader {
 
 /// Builds collected files, parsing those the cache did not give, and resolving imports
 /// through the cache when there is one.
-fn build_with(files: &mut Collected, cache: Option<&ParseCache>) -> Result<BuildOutput, Error> {
+fn build_with(
+    files: &mut Collected,
+    cache: Option<&ParseCache>,
+    old: Option<&link::Reuse>,
+) -> Result<BuildOutput, Error> {
     let parse_missing = |(file, tree): (&SourceFile, Option<Arc<ParsedFile>>)| {
         let tree = tree.unwrap_or_else(|| Arc::new(parse::parse(&file.text)));
         (file.clone(), tree)
@@ -167,9 +177,9 @@ fn build_with(files: &mut Collected, cache: Option<&ParseCache>) -> Result<Build
                 resolver: &files.resolver,
                 cache,
             };
-            link::build_parsed(parsed, &resolver)
+            link::build_parsed_reusing(parsed, &resolver, old)
         }
-        None => link::build_parsed(parsed, &files.resolver),
+        None => link::build_parsed_reusing(parsed, &files.resolver, old),
     };
     result.map_err(|e| Error {
         diagnostics: e.diagnostics,

@@ -10,8 +10,8 @@ mod modules;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, collect, load, share_identical, unresolved_imports, Collected, Loaded, Loader,
-    PathFilter,
+    build, build_reusing, collect, load, share_identical, unresolved_imports, Collected, Loaded,
+    Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};
 

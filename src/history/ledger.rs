@@ -169,21 +169,21 @@ pub struct Ledger {
     pub elements: HashMap<(String, Kind), ElementLedger>,
     /// The files under ROOT now: path -> (blob, summary).
     #[serde(with = "super::files")]
-    files: BTreeMap<Arc<str>, (Oid, Arc<FileSummary>)>,
+    pub(super) files: BTreeMap<Arc<str>, (Oid, Arc<FileSummary>)>,
     /// Which files declare each element.
     #[serde(with = "super::pairs")]
-    defs: HashMap<(String, Kind), BTreeSet<Arc<str>>>,
+    pub(super) defs: HashMap<(String, Kind), BTreeSet<Arc<str>>>,
     /// What `finish` overwrote, so that more commits can be applied as if it had not run
     /// (an extended walk then equals a walk from scratch).
-    finished: Vec<Overwritten>,
+    pub(super) finished: Vec<Overwritten>,
 }
 
 /// An element's places before `finish` moved them to the last commit.
 #[derive(Serialize, Deserialize)]
-struct Overwritten {
-    key: (String, Kind),
-    at: Option<Occurrence>,
-    lasts: Vec<(i64, Occurrence)>,
+pub(super) struct Overwritten {
+    pub(super) key: (String, Kind),
+    pub(super) at: Option<Occurrence>,
+    pub(super) lasts: Vec<(i64, Occurrence)>,
 }
 
 impl Ledger {
@@ -324,7 +324,7 @@ impl Ledger {
 
 /// The elements whose content (numbers, names, types, reservations; not their places)
 /// differs between two versions of a file.
-fn changed_elements(
+pub(super) fn changed_elements(
     old: Option<&FileSummary>,
     new: Option<&FileSummary>,
     out: &mut BTreeSet<(String, Kind)>,

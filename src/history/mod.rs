@@ -128,10 +128,14 @@ impl History {
 }
 
 impl History {
-    /// `check --history`: applies the new side (`files`: path relative to ROOT and text) as
-    /// one more snapshot after the audited revision, and returns the findings that snapshot
-    /// causes: numbers and names it reuses, reservations it drops.
-    pub fn judge_new_side(&mut self, files: &[(String, &str)], label: &str) -> Vec<HistoryFinding> {
+    /// Applies the new side's `changes` as one more snapshot after the audited revision, and
+    /// returns the findings that snapshot causes: numbers and names it reuses, reservations
+    /// it drops.
+    fn judge(
+        &mut self,
+        changes: Vec<(Arc<str>, Option<ledger::FileVersion>)>,
+        label: &str,
+    ) -> Vec<HistoryFinding> {
         let index = self.commits.len() as CommitIdx;
         self.commits.push(CommitInfo {
             oid: Oid::zero(),
@@ -140,28 +144,6 @@ impl History {
             author: String::new(),
             subject: label.to_string(),
         });
-        let current: HashMap<Arc<str>, Oid> =
-            self.ledger.files().map(|(p, b)| (p.clone(), b)).collect();
-        let mut changes = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for (path, text) in files {
-            let blob = Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
-                .unwrap_or_else(|_| Oid::zero());
-            seen.insert(path.as_str());
-            let shared: Arc<str> = Arc::from(path.as_str());
-            if current.get(&shared) == Some(&blob) {
-                continue;
-            }
-            let summary = summary::summarize(path, text);
-            if summary.error.is_none() {
-                changes.push((shared, Some((blob, Arc::new(summary)))));
-            }
-        }
-        for path in current.keys() {
-            if !seen.contains(path.as_ref()) {
-                changes.push((path.clone(), None));
-            }
-        }
         let affected = self.ledger.apply(index, changes);
         self.ledger.finish(index);
         // A finding the new side causes is in an element it changed: judge only those.
@@ -177,12 +159,73 @@ impl History {
     }
 }
 
+/// The files of a new side (path relative to ROOT and text) that differ from the audited
+/// revision's (`tip`: path and blob), each with its summary, and the files it no longer
+/// has (`None`). Only the files that differ are summarised.
+fn new_side_changes(
+    tip: impl Iterator<Item = (Arc<str>, Oid)>,
+    files: &[(String, &str)],
+) -> Vec<(Arc<str>, Option<ledger::FileVersion>)> {
+    let current: HashMap<Arc<str>, Oid> = tip.collect();
+    let mut changes = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (path, text) in files {
+        let blob = Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
+            .unwrap_or_else(|_| Oid::zero());
+        seen.insert(path.as_str());
+        if current.get(path.as_str()) == Some(&blob) {
+            continue;
+        }
+        let summary = summary::summarize(path, text);
+        if summary.error.is_none() {
+            changes.push((Arc::from(path.as_str()), Some((blob, Arc::new(summary)))));
+        }
+    }
+    for path in current.keys() {
+        if !seen.contains(path.as_ref()) {
+            changes.push((path.clone(), None));
+        }
+    }
+    changes.sort_by(|a, b| a.0.cmp(&b.0));
+    changes
+}
+
+/// `check --history`: the history of the audited revision (`opts.rev`, the `--against`
+/// side), with the new side (`files`: path relative to ROOT and text; `label` names it)
+/// applied as one more snapshot, and the findings that snapshot causes. From a stored walk
+/// of that revision, only the elements the new side changes are read.
+pub fn judge_new_side(
+    opts: &AuditOptions,
+    files: &[(String, &str)],
+    label: &str,
+) -> Result<(History, Vec<HistoryFinding>), Error> {
+    let (mut history, changes) = build_for(opts, Some(files))?;
+    let changes = changes.unwrap_or_else(|| {
+        new_side_changes(history.ledger.files().map(|(p, b)| (p.clone(), b)), files)
+    });
+    let found = history.judge(changes, label);
+    Ok((history, found))
+}
+
 /// Everything that stopped the audit (each diagnostic names the commit and path concerned):
 /// the engine's error type, as for a check.
 pub use crate::engine::Error;
 
 /// Walks the history and builds the ledger.
 pub fn build(opts: &AuditOptions) -> Result<History, Error> {
+    Ok(build_for(opts, None)?.0)
+}
+
+/// The new side's changes, when they were worked out to read a part of the stored walk.
+type NewSideChanges = Option<Vec<(Arc<str>, Option<ledger::FileVersion>)>>;
+
+/// Walks the history and builds the ledger; with a new side (`check --history`) and a
+/// stored walk of the revision, reads only the part of it the new side touches, and returns
+/// the new side's changes it worked out for that.
+fn build_for(
+    opts: &AuditOptions,
+    new_side: Option<&[(String, &str)]>,
+) -> Result<(History, NewSideChanges), Error> {
     let started = Instant::now();
     let start = if opts.root.exists() {
         opts.root.clone()
@@ -219,16 +262,31 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
     };
     let tip = walk::commit_of(&repo, &walk_opts.rev)?;
     let key = ledger_cache::key(&walk_opts);
-    let cached_walk = opts
+    let opened = opts
         .cache
-        .then(|| ledger_cache::load(&git_dir, &key))
+        .then(|| ledger_cache::open(&git_dir, &key))
         .flatten();
-    let ledger_cached = cached_walk.as_ref().is_some_and(|s| s.tip == tip);
+    let mut changes = None;
+    let (same_tip, older) = match opened {
+        Some(opened) if opened.tip() == tip => match new_side {
+            Some(files) => {
+                let found = new_side_changes(opened.files(), files);
+                let part = opened.touched_by(&found);
+                changes = part.is_some().then_some(found);
+                (part, None)
+            }
+            None => (opened.all(), None),
+        },
+        Some(opened) => (None, opened.all()),
+        None => (None, None),
+    };
+    let ledger_cached = same_tip.is_some();
     let mut ledger_extended = false;
     let mut commits_read = 0;
-    let (stored, parsed) = match cached_walk {
-        Some(stored) if stored.tip == tip => (stored, 0),
-        cached => {
+    let (stored, parsed) = match same_tip {
+        Some(stored) => (stored, 0),
+        None => {
+            let cached = older;
             let extension = cached.and_then(|stored| {
                 let after = (!walk_opts.all_parents)
                     .then(|| {
@@ -314,7 +372,7 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         commits_read,
         elapsed: started.elapsed(),
     };
-    Ok(History {
+    let history = History {
         git_dir,
         root,
         commits,
@@ -323,7 +381,8 @@ pub fn build(opts: &AuditOptions) -> Result<History, Error> {
         warnings,
         stats,
         config: audit_config,
-    })
+    };
+    Ok((history, changes))
 }
 
 /// Walks the history, summarises the blobs the cache lacks and applies every commit to a
@@ -353,7 +412,12 @@ fn extend(
     after: Vec<Oid>,
     warnings: &mut Vec<Report>,
 ) -> Result<(ledger_cache::Stored, usize), Error> {
-    let previous = walk::root_tree_of(repo, stored.tip, &walk_opts.root)?;
+    // The ledger is the schema of the last commit it applied, which is not the stored tip
+    // when `--since DATE` left the tip (or the commits before it) out: diff from there.
+    let previous = match stored.commits.last() {
+        Some(last) => walk::root_tree_of(repo, last.oid, &walk_opts.root)?,
+        None => None,
+    };
     let first_index = stored.commits.len() as CommitIdx;
     let walked = walk::walk_list(repo, walk_opts, after, previous, first_index)?;
     extend_with(git_dir, walked, false, opts.progress, stored, warnings)

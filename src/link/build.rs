@@ -2,7 +2,7 @@
 //! files, then the resolver's include roots, then the bundled well-known types), collect
 //! symbols, then lower each compared file's syntax tree into the model with names resolved.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -13,9 +13,10 @@ use super::imports::{
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
+use super::reuse::{reusable, Reuse, UnitFacts};
 use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
-use super::validate::{self, custom_options::Types};
-use crate::model::{Schema, Span};
+use super::validate::{self, custom_options::Types, option_names::ElementOptions};
+use crate::model::{File, Schema, Span};
 use crate::parse::{self, ParsedFile};
 
 pub struct BuildOutput {
@@ -29,6 +30,9 @@ pub struct BuildOutput {
     /// kept as written; the caller decides whether that is good enough (by default the check
     /// refuses: it could not see those types).
     pub unresolved_imports: Vec<MissingImport>,
+    /// What a later build of another revision may take instead of lowering again
+    /// ([`build_parsed_reusing`]).
+    pub reuse: Reuse,
 }
 
 /// The files could not be built: every syntax or resolution error found, each a diagnostic
@@ -69,6 +73,18 @@ pub fn build_parsed(
     files: Vec<(SourceFile, Arc<ParsedFile>)>,
     resolver: &dyn ImportResolver,
 ) -> Result<BuildOutput, BuildError> {
+    build_parsed_reusing(files, resolver, None)
+}
+
+/// [`build_parsed`], taking from `old` (another revision's build) the model of each file
+/// whose text and whole import closure are the same in both builds, instead of lowering and
+/// validating it again: `super::reuse` says why that is exactly what lowering would give.
+/// Both schemas then share those files (`Arc`).
+pub fn build_parsed_reusing(
+    files: Vec<(SourceFile, Arc<ParsedFile>)>,
+    resolver: &dyn ImportResolver,
+    old: Option<&Reuse>,
+) -> Result<BuildOutput, BuildError> {
     let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
@@ -105,52 +121,132 @@ pub fn build_parsed(
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
     }
+    // A name defined twice: which definition the table kept may differ between builds.
+    let symbols_clean = errors.is_empty();
+    let reused = match old {
+        Some(old) if symbols_clean => reusable(&units, compared, old),
+        _ => vec![None; units.len()],
+    };
     report_all(&units, errors, &mut diagnostics);
+    let facts = UnitFacts::of(&units);
 
-    // Lower every file, imports too, each consuming its unit so that its syntax tree is
-    // freed as soon as it is lowered (the trees of all files at once would double the peak
-    // memory). Visibility is computed first: it reads the import lists of every unit. Only
-    // the compared files are validated (an import's own problems are its owner's).
+    // Files are lowered by levels of the import graph (a file after everything it imports),
+    // so that each file's custom options can be checked as soon as it is lowered: every type
+    // they can reach is declared in its import closure (see `super::reuse`), lowered by then.
+    // Nothing waits for the whole build but the checks of files `tainted` below.
+    // Visibility is computed first: it reads the import lists of every unit.
     let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
-    let results: Vec<_> = units
-        .into_par_iter()
-        .zip(visible.par_iter())
-        .enumerate()
-        .map(|(index, (unit, visible))| {
-            let (file, mut errors, custom) = lower_file(&unit, index, visible, &symbols);
-            if index < compared {
-                errors.extend(super::validate::validate(&file));
+    let imports_of: Vec<Vec<usize>> = units.iter().map(|u| u.imports.clone()).collect();
+    let count = units.len();
+    let slots: Vec<OnceLock<Arc<File>>> = (0..count).map(|_| OnceLock::new()).collect();
+    let mut sources: Vec<Option<SourceFile>> = (0..count).map(|_| None).collect();
+    let mut lowering_errors: Vec<Errors> = (0..count).map(|_| Vec::new()).collect();
+    // A file is checked with the types of the levels lowered so far only when they give
+    // what the types of the whole build would: its names all resolved inside its closure
+    // (no error, no missing import there) and every name is defined once in the build.
+    let mut tainted = vec![!symbols_clean; count];
+    let mut checked: Vec<(usize, Errors)> = Vec::new();
+    let mut deferred: Vec<(usize, Vec<ElementOptions>)> = Vec::new();
+    let mut types = Types::of(std::iter::empty());
+    for level in by_level(units) {
+        // Each unit is consumed, so its syntax tree is freed once lowered (the trees of all
+        // files at once would double the peak memory). Only the compared files are
+        // validated (an import's own problems are its owner's).
+        let results: Vec<_> = level
+            .into_par_iter()
+            .map(|(index, unit)| {
+                if let Some(file) = reused[index].clone() {
+                    // Checked in its own build, with the same types.
+                    return (index, file, Vec::new(), unit.source, Vec::new());
+                }
+                let (file, mut errors, custom) =
+                    lower_file(&unit, index, &visible[index], &symbols);
+                if index < compared {
+                    errors.extend(super::validate::validate(&file));
+                }
+                (index, Arc::new(file), errors, unit.source, custom)
+            })
+            .collect();
+        let mut to_check = Vec::new();
+        let mut this_level = Vec::with_capacity(results.len());
+        for (index, file, errors, source, custom) in results {
+            tainted[index] |= !errors.is_empty()
+                || visible[index].missing
+                || imports_of[index].iter().any(|&i| tainted[i]);
+            let fresh = reused[index].is_none();
+            if fresh
+                && index < compared
+                && (!custom.is_empty() || !file.all_extensions().is_empty())
+            {
+                to_check.push((index, custom));
             }
-            (index < compared, file, errors, unit.source, custom)
-        })
+            lowering_errors[index] = errors;
+            sources[index] = Some(source);
+            let _ = slots[index].set(file);
+            this_level.push(index);
+        }
+        add_types(
+            &mut types,
+            Types::of(this_level.iter().map(|&i| lowered(&slots, i))),
+        );
+        for (index, custom) in to_check {
+            if tainted[index] {
+                deferred.push((index, custom));
+                continue;
+            }
+            let resolver = Resolver::new(index, &visible[index], &symbols);
+            let file = lowered(&slots, index);
+            checked.push((
+                index,
+                validate::after_lowering(file, &custom, &resolver, &types),
+            ));
+        }
+    }
+    drop(types);
+    if !deferred.is_empty() {
+        // The types of the whole build, added in the order of the schema's files (compared
+        // files, then imports, each by path): where a name is declared twice, the last
+        // declaration is the one kept, as when every check waited for the whole build.
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by(|&a, &b| {
+            (a >= compared, &sources[a].as_ref().map(|s| &s.path))
+                .cmp(&(b >= compared, &sources[b].as_ref().map(|s| &s.path)))
+        });
+        let types = Types::of(order.iter().map(|&i| lowered(&slots, i)));
+        for (index, custom) in deferred {
+            let resolver = Resolver::new(index, &visible[index], &symbols);
+            let file = lowered(&slots, index);
+            checked.push((
+                index,
+                validate::after_lowering(file, &custom, &resolver, &types),
+            ));
+        }
+    }
+    // Diagnostics in the order of the files: lowering and validation first, then the checks
+    // of custom options and extensions.
+    checked.sort_by_key(|(index, _)| *index);
+    let sources: Vec<SourceFile> = sources
+        .into_iter()
+        .map(|s| s.expect("every unit is lowered"))
         .collect();
-    let (mut schema, mut imports) = (Schema::default(), Schema::default());
-    // What is checked once every file is lowered: the compared files' custom options, and
-    // their extensions against the declarations of their extendees.
-    let mut deferred = Vec::new();
-    for (index, (is_compared, file, errors, source, custom)) in results.into_iter().enumerate() {
+    let errors = lowering_errors.into_iter().enumerate().chain(checked);
+    for (index, errors) in errors {
         for (span, message) in errors {
-            diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
+            let source = &sources[index];
+            diagnostics.push(report(source, span, &message, &parse::label_for(&message)));
         }
-        if is_compared && (!custom.is_empty() || !file.all_extensions().is_empty()) {
-            deferred.push((index, file.path.clone(), source, custom));
-        }
-        let side = if is_compared {
+    }
+    let (mut schema, mut imports) = (Schema::default(), Schema::default());
+    let mut files = Vec::with_capacity(count);
+    for (index, slot) in slots.into_iter().enumerate() {
+        let file = slot.into_inner().expect("every unit is lowered");
+        files.push(file.clone());
+        let side = if index < compared {
             &mut schema
         } else {
             &mut imports
         };
         side.files.insert(file.path.clone(), file);
-    }
-    if !deferred.is_empty() {
-        let types = Types::of(schema.files.values().chain(imports.files.values()));
-        for (index, path, source, elements) in deferred {
-            let resolver = Resolver::new(index, &visible[index], &symbols);
-            let file = &schema.files[&path];
-            for (span, message) in validate::after_lowering(file, &elements, &resolver, &types) {
-                diagnostics.push(report(&source, span, &message, &parse::label_for(&message)));
-            }
-        }
     }
     if !diagnostics.is_empty() {
         return Err(BuildError { diagnostics });
@@ -159,6 +255,7 @@ pub fn build_parsed(
         schema,
         imports,
         unresolved_imports,
+        reuse: Reuse::of(&facts, &files, compared),
     })
 }
 
@@ -202,4 +299,57 @@ fn report_all(
             &parse::label_for(&message),
         ));
     }
+}
+
+/// (span, message) problems of one file.
+type Errors = Vec<(Span, String)>;
+
+fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {
+    slots[index].get().expect("lowered at an earlier level")
+}
+
+/// The units grouped by level of the import graph, lowest first: a file with no import is at
+/// level 0, any other one level above the highest of its imports. Each unit keeps its
+/// index. The graph has no cycle (refused before lowering).
+fn by_level(units: Vec<Unit>) -> Vec<Vec<(usize, Unit)>> {
+    let mut level: Vec<Option<usize>> = vec![None; units.len()];
+    for root in 0..units.len() {
+        // Explicit stack: a long import chain must not overflow the call stack.
+        let mut stack = vec![root];
+        while let Some(&i) = stack.last() {
+            if level[i].is_some() {
+                stack.pop();
+                continue;
+            }
+            let pending: Vec<usize> = units[i]
+                .imports
+                .iter()
+                .copied()
+                .filter(|&j| level[j].is_none())
+                .collect();
+            if pending.is_empty() {
+                let below = units[i].imports.iter().filter_map(|&j| level[j]).max();
+                level[i] = Some(below.map_or(0, |l| l + 1));
+                stack.pop();
+            } else {
+                stack.extend(pending);
+            }
+        }
+    }
+    let mut levels: Vec<Vec<(usize, Unit)>> = Vec::new();
+    for (index, unit) in units.into_iter().enumerate() {
+        let at = level[index].unwrap_or(0);
+        if levels.len() <= at {
+            levels.resize_with(at + 1, Vec::new);
+        }
+        levels[at].push((index, unit));
+    }
+    levels
+}
+
+/// `more` added to `types` (names are unique where this is used).
+fn add_types<'a>(types: &mut Types<'a>, more: Types<'a>) {
+    types.messages.extend(more.messages);
+    types.enums.extend(more.enums);
+    types.extensions.extend(more.extensions);
 }

@@ -93,30 +93,35 @@ pub fn apply_options(features: &mut Features, options: &[OptionEntry]) {
     }
 }
 
-/// The `name: IDENT` pairs at the top level of a message literal (nested messages, such
-/// as language features in brackets, are skipped).
+/// The features a message literal sets, `name: VALUE` at its top level and `[ext] { name:
+/// VALUE }` one level down (as `(ext).name`), each value as its identifier or its enum
+/// number (`enum_type: 1` is `OPEN`; `apply_one` reads both). A literal that does not
+/// parse sets nothing here (its error is reported with the option's value).
 pub(super) fn simple_fields(text: &str) -> Vec<(String, String)> {
-    use crate::parse::lexer::{lex, TokenKind};
-    let tokens = lex(text).tokens;
-    let ident = |i: usize| match tokens.get(i) {
-        Some(t) if t.kind == TokenKind::Ident => Some(text[t.span.range()].to_string()),
-        _ => None,
-    };
-    let symbol =
-        |i: usize, c: char| matches!(tokens.get(i), Some(t) if t.kind == TokenKind::Symbol(c));
-    let mut pairs = Vec::new();
-    let mut depth = 0usize;
-    for (i, token) in tokens.iter().enumerate() {
-        match token.kind {
-            TokenKind::Symbol('{' | '[' | '<') => depth += 1,
-            TokenKind::Symbol('}' | ']' | '>') => depth = depth.saturating_sub(1),
-            TokenKind::Ident if depth == 1 && symbol(i + 1, ':') => {
-                if let (Some(key), Some(value)) = (ident(i), ident(i + 2)) {
-                    pairs.push((key, value));
+    use crate::syntax::literal::{LiteralName, LiteralValue, MessageLiteral};
+    fn scalars(literal: &MessageLiteral, prefix: &str, pairs: &mut Vec<(String, String)>) {
+        for field in &literal.fields {
+            match (&field.name, &field.value) {
+                (LiteralName::Field(name), LiteralValue::Scalar(value, _)) => {
+                    let value = match value {
+                        OptionValue::Ident(v) => v.clone(),
+                        OptionValue::Int(n) => n.to_string(),
+                        _ => continue,
+                    };
+                    pairs.push((format!("{prefix}{name}"), value));
                 }
+                (LiteralName::Extension(ext), LiteralValue::Message(inner))
+                    if prefix.is_empty() =>
+                {
+                    scalars(inner, &format!("({ext})."), pairs);
+                }
+                _ => {}
             }
-            _ => {}
         }
+    }
+    let mut pairs = Vec::new();
+    if let Ok(literal) = crate::parse::literal::parse_literal(text, 0) {
+        scalars(&literal, "", &mut pairs);
     }
     pairs
 }
@@ -145,62 +150,63 @@ pub(super) fn top_level_keys(text: &str) -> Vec<(String, usize)> {
     keys
 }
 
-/// Applies one `features.<name> = VALUE` setting.
+/// Applies one `features.<name> = VALUE` setting: a value name, or (from a message
+/// literal) its number in descriptor.proto, cpp_features.proto or java_features.proto.
 fn apply_one(features: &mut Features, name: &str, value: &str, span: Span) {
     {
         let span = Some(span);
         match name {
             "features.field_presence" => set(&mut features.field_presence, span, value, |v| {
                 Some(match v {
-                    "EXPLICIT" => FieldPresence::Explicit,
-                    "IMPLICIT" => FieldPresence::Implicit,
-                    "LEGACY_REQUIRED" => FieldPresence::LegacyRequired,
+                    "EXPLICIT" | "1" => FieldPresence::Explicit,
+                    "IMPLICIT" | "2" => FieldPresence::Implicit,
+                    "LEGACY_REQUIRED" | "3" => FieldPresence::LegacyRequired,
                     _ => return None,
                 })
             }),
             "features.enum_type" => set(&mut features.enum_type, span, value, |v| {
                 Some(match v {
-                    "OPEN" => EnumType::Open,
-                    "CLOSED" => EnumType::Closed,
+                    "OPEN" | "1" => EnumType::Open,
+                    "CLOSED" | "2" => EnumType::Closed,
                     _ => return None,
                 })
             }),
             "features.repeated_field_encoding" => {
                 set(&mut features.repeated_field_encoding, span, value, |v| {
                     Some(match v {
-                        "PACKED" => RepeatedFieldEncoding::Packed,
-                        "EXPANDED" => RepeatedFieldEncoding::Expanded,
+                        "PACKED" | "1" => RepeatedFieldEncoding::Packed,
+                        "EXPANDED" | "2" => RepeatedFieldEncoding::Expanded,
                         _ => return None,
                     })
                 })
             }
             "features.utf8_validation" => set(&mut features.utf8_validation, span, value, |v| {
                 Some(match v {
-                    "VERIFY" => Utf8Validation::Verify,
-                    "NONE" => Utf8Validation::None,
+                    "VERIFY" | "2" => Utf8Validation::Verify,
+                    "NONE" | "3" => Utf8Validation::None,
                     _ => return None,
                 })
             }),
             "features.message_encoding" => set(&mut features.message_encoding, span, value, |v| {
                 Some(match v {
-                    "LENGTH_PREFIXED" => MessageEncoding::LengthPrefixed,
-                    "DELIMITED" => MessageEncoding::Delimited,
+                    "LENGTH_PREFIXED" | "1" => MessageEncoding::LengthPrefixed,
+                    "DELIMITED" | "2" => MessageEncoding::Delimited,
                     _ => return None,
                 })
             }),
             "features.json_format" => set(&mut features.json_format, span, value, |v| {
                 Some(match v {
-                    "ALLOW" => JsonFormat::Allow,
-                    "LEGACY_BEST_EFFORT" => JsonFormat::LegacyBestEffort,
+                    "ALLOW" | "1" => JsonFormat::Allow,
+                    "LEGACY_BEST_EFFORT" | "2" => JsonFormat::LegacyBestEffort,
                     _ => return None,
                 })
             }),
             "features.(pb.cpp).string_type" => {
                 set(&mut features.cpp_string_type, span, value, |v| {
                     Some(match v {
-                        "STRING" => CppStringType::String,
-                        "CORD" => CppStringType::Cord,
-                        "VIEW" => CppStringType::View,
+                        "STRING" | "3" => CppStringType::String,
+                        "CORD" | "2" => CppStringType::Cord,
+                        "VIEW" | "1" => CppStringType::View,
                         _ => return None,
                     })
                 })
@@ -208,8 +214,8 @@ fn apply_one(features: &mut Features, name: &str, value: &str, span: Span) {
             "features.(pb.java).utf8_validation" => {
                 set(&mut features.java_utf8_validation, span, value, |v| {
                     Some(match v {
-                        "DEFAULT" => JavaUtf8Validation::Default,
-                        "VERIFY" => JavaUtf8Validation::Verify,
+                        "DEFAULT" | "1" => JavaUtf8Validation::Default,
+                        "VERIFY" | "2" => JavaUtf8Validation::Verify,
                         _ => return None,
                     })
                 })

@@ -39,6 +39,8 @@ pub(super) fn lower_file(
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
     };
+    let unstable = declarations::unstable_edition(&unit.source.path, ast.syntax.as_ref());
+    lower.errors.extend(unstable);
     let imports = unit
         .imports
         .iter()
@@ -188,7 +190,7 @@ impl Lower<'_> {
         for item in body {
             match item {
                 MessageItem::Field(f) => {
-                    let field = self.field(f, &inner, None, &mut message.messages);
+                    let field = self.field(f, &inner, None, false, &mut message.messages);
                     message.fields.push(field);
                 }
                 MessageItem::Oneof(o) => self.oneof(o, &inner, &mut message),
@@ -258,7 +260,7 @@ impl Lower<'_> {
             file_options: scope.file_options,
         };
         for f in &decl.fields {
-            let field = self.field(f, &inner, Some(index), &mut message.messages);
+            let field = self.field(f, &inner, Some(index), false, &mut message.messages);
             message.fields.push(field);
         }
     }
@@ -282,6 +284,9 @@ impl Lower<'_> {
                 &extendee,
                 decl.extendee.span,
             ));
+            let (symbols, file) = (self.resolver.symbols, self.resolver.file);
+            let lite = references::lite_extendee(symbols, file, &extendee, decl.extendee.span);
+            self.errors.extend(lite);
         }
         decl.fields
             .iter()
@@ -291,7 +296,7 @@ impl Lower<'_> {
                     self.errors
                         .extend(references::extension_number(symbols, &extendee, f));
                 }
-                let mut field = self.field(f, scope, None, nested);
+                let mut field = self.field(f, scope, None, true, nested);
                 if resolved {
                     let symbols = self.resolver.symbols;
                     self.errors.extend(references::message_set_extension(
@@ -313,6 +318,7 @@ impl Lower<'_> {
         decl: &ast::FieldDecl,
         scope: &Scope,
         oneof_index: Option<usize>,
+        is_extension: bool,
         nested: &mut Vec<Message>,
     ) -> Field {
         let options = lower_options(decl.options.iter());
@@ -381,8 +387,11 @@ impl Lower<'_> {
             }
         }
         if ty == FieldType::Enum {
+            // Extensions always have presence, whatever the file's `field_presence` (protoc's
+            // `has_presence`; buf refuses a closed enum there).
             let implicit_singular = label != Label::Repeated
                 && oneof_index.is_none()
+                && !is_extension
                 && features.field_presence.value == FieldPresence::Implicit;
             self.closed_enum(type_name.as_deref(), decl.type_span, implicit_singular);
         }

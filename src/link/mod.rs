@@ -11,15 +11,17 @@ mod imports;
 mod input;
 mod lower;
 mod resolve;
+mod reuse;
 mod symbols;
 mod validate;
 mod wkt;
 
-pub use build::{build_parsed, build_schema, BuildError, BuildOutput};
+pub use build::{build_parsed, build_parsed_reusing, build_schema, BuildError, BuildOutput};
 pub use imports::MissingImport;
 pub use input::{ImportResolver, NoImports, SourceFile};
 /// A float as protoc prints it in descriptors (`1e+20`, `0.1`, `inf`).
 pub use lower::protoc_float;
+pub use reuse::Reuse;
 /// The import paths resolved from the well-known types bundled in the binary.
 pub use wkt::BUNDLED as BUNDLED_WELL_KNOWN_TYPES;
 

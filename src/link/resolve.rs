@@ -33,7 +33,8 @@ enum Reach {
 
 /// Resolves the names one file writes.
 pub(super) struct Resolver<'a> {
-    file: usize,
+    /// The index of the file whose names are resolved.
+    pub file: usize,
     pub visible: &'a Visible,
     pub symbols: &'a Symbols,
     /// The packages this file can see, each with its parents: the packages of the file

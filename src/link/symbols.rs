@@ -107,7 +107,7 @@ pub(super) enum LocalBy {
 
 /// The file's `features.default_symbol_visibility` from edition 2024 on (`EXPORT_TOP_LEVEL`
 /// unless set); `None` before, where every type is exported.
-fn default_visibility(ast: &ast::FileAst) -> Option<&'static str> {
+pub(super) fn default_visibility(ast: &ast::FileAst) -> Option<&'static str> {
     let edition = ast
         .syntax
         .as_ref()
@@ -134,9 +134,10 @@ fn default_visibility(ast: &ast::FileAst) -> Option<&'static str> {
         }
     }
     Some(match value.as_str() {
-        "EXPORT_ALL" => "EXPORT_ALL",
-        "LOCAL_ALL" => "LOCAL_ALL",
-        "STRICT" => "STRICT",
+        // By name, or by number in a literal (`{ default_symbol_visibility: 4 }`).
+        "EXPORT_ALL" | "1" => "EXPORT_ALL",
+        "LOCAL_ALL" | "3" => "LOCAL_ALL",
+        "STRICT" | "4" => "STRICT",
         _ => "EXPORT_TOP_LEVEL",
     })
 }

@@ -514,6 +514,28 @@ fn features_as_a_message_literal() {
     assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
 }
 
+/// A literal may give a feature's value by its enum number (protoc accepts `enum_type: 2`
+/// for `CLOSED`) and a language feature in brackets: both apply, as written by name.
+#[test]
+fn features_literal_by_number_and_language_features() {
+    let schema = build(&[(
+        "a.proto",
+        "edition = \"2023\";\nimport \"google/protobuf/cpp_features.proto\";\noption features = { field_presence: 2 enum_type: 2 };\nmessage M { string a = 1 [features = { [pb.cpp] { string_type: CORD } }]; string b = 2 [features = { [pb.cpp] { string_type: 1 } }]; }\nenum E { A = 1; }\n",
+    )]);
+    let file = &schema.files["a.proto"];
+    assert_eq!(file.features.field_presence.value, FieldPresence::Implicit);
+    assert_eq!(file.enums[0].features.enum_type.value, EnumType::Closed);
+    let fields = &file.messages[0].fields;
+    assert_eq!(
+        fields[0].features.cpp_string_type.value,
+        CppStringType::Cord
+    );
+    assert_eq!(
+        fields[1].features.cpp_string_type.value,
+        CppStringType::View
+    );
+}
+
 #[test]
 fn import_cycles_are_errors() {
     let errors = build_errors(&[

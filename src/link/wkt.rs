@@ -8,6 +8,11 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::imports::{visible_files, Unit};
+use super::input::SourceFile;
+use super::lower::lower_file;
+use super::symbols::{collect_symbols, file_package, Symbols};
+use crate::model::File;
 use crate::parse::{self, ParsedFile};
 
 /// The bundled text of `google/protobuf/<name>.proto`, if we have it.
@@ -78,6 +83,39 @@ pub const BUNDLED: &[&str] = &[
     "google/protobuf/compiler/plugin.proto",
 ];
 
+/// The bundled descriptor.proto lowered into the model, once per process: the types of the
+/// built-in options (`FileOptions`, `FeatureSet`, `ExtensionRangeOptions.Declaration`, ...)
+/// for the checker that types custom options, so that both are checked by one checker.
+/// Lowered on its own (it imports nothing), never validated: it is protobuf's own file.
+pub(super) fn descriptor_model() -> &'static File {
+    static MODEL: OnceLock<File> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let path = "google/protobuf/descriptor.proto";
+        let (text, parsed) = bundled_parsed(path).expect("descriptor.proto is bundled");
+        let source = SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text,
+        };
+        let units = vec![Unit::new(source, parsed)];
+        let mut symbols = Symbols {
+            paths: vec![path.to_string()],
+            packages: vec![file_package(&units[0].parsed.ast).to_string()],
+            lite: vec![false],
+            ..Symbols::default()
+        };
+        let mut errors = Vec::new();
+        collect_symbols(&units[0].parsed.ast, 0, &mut symbols, &mut errors);
+        let visible = visible_files(&units, 0);
+        let (file, errors, _) = lower_file(&units[0], 0, &visible, &symbols);
+        debug_assert!(
+            errors.is_empty(),
+            "descriptor.proto lowers cleanly: {errors:?}"
+        );
+        file
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{bundled, BUNDLED};
@@ -145,6 +183,27 @@ mod tests {
                 panic!("{path}: {:?}", e.diagnostics);
             }
         }
+    }
+
+    /// The lowered descriptor.proto has the options messages with their fields typed.
+    #[test]
+    fn descriptor_model_has_the_options_messages() {
+        use crate::model::FieldType;
+        let model = super::descriptor_model();
+        let messages = model.all_messages();
+        let features = messages
+            .iter()
+            .find(|m| m.full_name == "google.protobuf.FileOptions")
+            .and_then(|m| m.fields.iter().find(|f| f.name == "features"))
+            .expect("FileOptions.features");
+        assert_eq!(features.ty, FieldType::Message);
+        assert_eq!(
+            features.type_name.as_deref(),
+            Some("google.protobuf.FeatureSet")
+        );
+        assert!(messages
+            .iter()
+            .any(|m| m.full_name == "google.protobuf.ExtensionRangeOptions.Declaration"));
     }
 
     /// The protobuf release is v36.0: descriptor.proto has edition 2024's features and the

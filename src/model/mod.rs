@@ -23,7 +23,7 @@ use std::sync::Arc;
 /// A set of files, keyed by their path relative to the compared root (`/`-separated).
 #[derive(Debug, Default, Clone)]
 pub struct Schema {
-    pub files: BTreeMap<String, File>,
+    pub files: BTreeMap<String, Arc<File>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,6 +9,8 @@ use crate::syntax::{OptionValue, Span};
 
 /// Parses `text` (a literal starting with `{`), found at byte `offset` of its file.
 pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, String)> {
+    let uncommented = without_comments(text);
+    let text = uncommented.as_str();
     let lexed = lex(text);
     let shift = |span: Span| Span {
         start: span.start + offset,
@@ -28,6 +30,43 @@ pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, S
         None => Ok(literal),
         Some(token) => Err(parser.unexpected(token, "the end of the message literal")),
     }
+}
+
+/// `text` with each `#` comment (to the end of its line, as protobuf's text format reads
+/// them) blanked out, so that spans stay where they were. A `#` inside a string is kept.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                out.push(c);
+                out.extend(chars.next());
+            }
+            (Some(open), _) if c == open => {
+                quote = None;
+                out.push(c);
+            }
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '#') => {
+                out.push(' ');
+                for rest in chars.by_ref() {
+                    if rest == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                    // Keep byte offsets: one space per byte.
+                    out.extend(std::iter::repeat_n(' ', rest.len_utf8()));
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 struct LiteralParser<'a> {
@@ -276,5 +315,139 @@ impl<'a> LiteralParser<'a> {
             _ => return Err(self.unexpected(token, "a value")),
         };
         Ok(LiteralValue::Scalar(value, span))
+    }
+}
+
+/// Whether two option values are one value, as protoc stores it: numbers by value (`1.0`
+/// and `1`; `0x10` and `16` are one already, and so are `"a" "b"` and `"ab"`), message
+/// literals by what they set, whatever their layout, comments, delimiters (`{}` or `<>`),
+/// separators, list or repeated spelling, and the order of distinct fields (a repeated
+/// field's values keep their order). Untyped: an enum value by number and by name, or a
+/// bool as `t` and `true`, inside a literal, differ.
+pub fn same_value(a: &OptionValue, b: &OptionValue) -> bool {
+    match (a, b) {
+        (OptionValue::Aggregate(x), OptionValue::Aggregate(y)) => {
+            x == y
+                || match (parse_literal(x, 0), parse_literal(y, 0)) {
+                    (Ok(x), Ok(y)) => same_message(&x, &y),
+                    _ => false,
+                }
+        }
+        _ => same_scalar(a, b),
+    }
+}
+
+/// Numbers by their `f64` bits when one is a float (so `-0.0` is not `0`), NaN equal to
+/// NaN; anything else as written.
+fn same_scalar(a: &OptionValue, b: &OptionValue) -> bool {
+    let same_float = |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+    match (a, b) {
+        (OptionValue::Float(x), OptionValue::Float(y)) => same_float(*x, *y),
+        (OptionValue::Int(i), OptionValue::Float(f))
+        | (OptionValue::Float(f), OptionValue::Int(i)) => same_float(*i as f64, *f),
+        _ => a == b,
+    }
+}
+
+/// A literal's values by field name (`[ext]` and `[domain/type]` names in brackets), in
+/// name order, each field's values in the order written (lists flattened).
+fn by_field(literal: &MessageLiteral) -> std::collections::BTreeMap<String, Vec<&LiteralValue>> {
+    let mut fields: std::collections::BTreeMap<String, Vec<&LiteralValue>> = Default::default();
+    for field in &literal.fields {
+        let name = match &field.name {
+            LiteralName::Field(name) => name.clone(),
+            LiteralName::Extension(name) => format!("[{name}]"),
+            LiteralName::Any { domain, type_name } => format!("[{domain}/{type_name}]"),
+        };
+        let values = fields.entry(name).or_default();
+        match &field.value {
+            LiteralValue::List(list, _) => values.extend(list),
+            value => values.push(value),
+        }
+    }
+    fields
+}
+
+fn same_message(a: &MessageLiteral, b: &MessageLiteral) -> bool {
+    let (a, b) = (by_field(a), by_field(b));
+    a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|((name_a, values_a), (name_b, values_b))| {
+                name_a == name_b
+                    && values_a.len() == values_b.len()
+                    && values_a
+                        .iter()
+                        .zip(values_b)
+                        .all(|(x, y)| same_literal_value(x, y))
+            })
+}
+
+fn same_literal_value(a: &LiteralValue, b: &LiteralValue) -> bool {
+    match (a, b) {
+        (LiteralValue::Scalar(x, _), LiteralValue::Scalar(y, _)) => same_scalar(x, y),
+        (LiteralValue::BigInt(x, _), LiteralValue::BigInt(y, _)) => x.to_bits() == y.to_bits(),
+        (LiteralValue::BigInt(x, _), LiteralValue::Scalar(y, _))
+        | (LiteralValue::Scalar(y, _), LiteralValue::BigInt(x, _)) => {
+            same_scalar(&OptionValue::Float(*x), y)
+        }
+        (LiteralValue::Message(x), LiteralValue::Message(y)) => same_message(x, y),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_literal, same_value};
+    use crate::syntax::OptionValue;
+
+    fn literal(text: &str) -> OptionValue {
+        OptionValue::Aggregate(text.to_string())
+    }
+
+    #[test]
+    fn comments_are_blanked_and_spans_stay() {
+        let text = "{ # one: 1\n  a: 1 # two\n  s: \"#x\" }";
+        let parsed = parse_literal(text, 10).expect("parses");
+        assert_eq!(parsed.fields.len(), 2);
+        let a = parsed.fields[0].name_span;
+        assert_eq!(&text[(a.start - 10) as usize..(a.end - 10) as usize], "a");
+        assert_eq!(
+            parsed.fields[1].value,
+            crate::syntax::literal::LiteralValue::Scalar(
+                OptionValue::String(b"#x".to_vec()),
+                crate::syntax::Span {
+                    start: 10 + 29,
+                    end: 10 + 33
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn the_same_value_however_written() {
+        assert!(same_value(&OptionValue::Int(1), &OptionValue::Float(1.0)));
+        assert!(!same_value(&OptionValue::Int(0), &OptionValue::Float(-0.0)));
+        assert!(same_value(
+            &OptionValue::Float(f64::NAN),
+            &OptionValue::Float(f64::NAN)
+        ));
+        assert!(!same_value(&OptionValue::Int(1), &OptionValue::Float(1.5)));
+        assert!(same_value(
+            &literal("{ a: 1 b: [2, 3] c { d: \"x\" } }"),
+            &literal("< b: 2; c < d: \"x\" >, a: 1.0 # moved\n b: 3 >")
+        ));
+        assert!(same_value(
+            &literal("{ a: 0x10 s: \"a\" \"b\" }"),
+            &literal("{a:16,s:'ab'}")
+        ));
+        // A real change, a repeated field's order, a value added.
+        assert!(!same_value(&literal("{ a: 1 }"), &literal("{ a: 2 }")));
+        assert!(!same_value(
+            &literal("{ b: [2, 3] }"),
+            &literal("{ b: [3, 2] }")
+        ));
+        assert!(!same_value(&literal("{ a: 1 }"), &literal("{ a: 1 b: 1 }")));
+        assert!(!same_value(&literal("{ c { } }"), &literal("{ c: 1 }")));
     }
 }

@@ -378,7 +378,9 @@ impl<'a> Parser<'a> {
         let (value, value_span) = self.string_literal(format_args!("{keyword} string"))?;
         match (&kind, value.as_str()) {
             (SyntaxKind::Syntax, "proto2" | "proto3") => {}
-            (SyntaxKind::Edition, "2023" | "2024") => {}
+            // UNSTABLE: protoc's edition in the making, accepted only in its own files (see
+            // `written::unstable_edition`).
+            (SyntaxKind::Edition, "2023" | "2024" | "UNSTABLE") => {}
             (SyntaxKind::Syntax, _) => {
                 return Err(self.error_at(
                     value_span,
@@ -406,7 +408,7 @@ impl<'a> Parser<'a> {
             self.bump();
             return Ok(None);
         }
-        self.skip_visibility();
+        self.skip_visibility()?;
         let Some(word) = self.ident_at(0) else {
             if self.is_symbol('}') {
                 return Ok(None); // reported by the caller as stray
@@ -434,25 +436,40 @@ impl<'a> Parser<'a> {
 
     /// Editions 2024 `export` / `local` before a message or enum: kept for that declaration,
     /// refused before edition 2024 (protoc: `Expected top-level statement (e.g.
-    /// "message").`, buf: "`local` is not supported in Edition 2023").
-    fn skip_visibility(&mut self) {
+    /// "message").`, buf: "`local` is not supported in Edition 2023"). From edition 2024 on
+    /// the words start no other statement (protoc: `'local' and 'export' visibility
+    /// modifiers are valid only on 'message' and 'enum'`), so `export.T f = 1;` is refused.
+    fn skip_visibility(&mut self) -> PResult<()> {
         self.visibility = None;
-        if (self.is_keyword("export") || self.is_keyword("local"))
-            && matches!(self.ident_at(1), Some("message" | "enum"))
-        {
-            self.visibility = Some(if self.is_keyword("local") {
-                Visibility::Local
-            } else {
-                Visibility::Export
-            });
-            if !self.edition_2024 {
-                let span = self.here();
-                let word = &self.text[span.range()];
-                let message = format!("`{word}` is only allowed from edition 2024 on");
-                self.errors.push(ParseError { span, message });
-            }
-            self.bump();
+        if !(self.is_keyword("export") || self.is_keyword("local")) {
+            return Ok(());
         }
+        if !matches!(self.ident_at(1), Some("message" | "enum")) {
+            if !self.edition_2024 {
+                return Ok(());
+            }
+            let word = self.here();
+            self.bump();
+            let span = self.here();
+            let word = &self.text[word.range()];
+            return Err(self.error_at(
+                span,
+                format!("`{word}` may only come before `message` or `enum`"),
+            ));
+        }
+        self.visibility = Some(if self.is_keyword("local") {
+            Visibility::Local
+        } else {
+            Visibility::Export
+        });
+        if !self.edition_2024 {
+            let span = self.here();
+            let word = &self.text[span.range()];
+            let message = format!("`{word}` is only allowed from edition 2024 on");
+            self.errors.push(ParseError { span, message });
+        }
+        self.bump();
+        Ok(())
     }
 
     fn package(&mut self) -> PResult<PackageDecl> {
@@ -723,43 +740,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// One statement of a message body. As in protoc, a statement's first word decides what
+    /// it is: `message bar = 1;` is a message missing its `{` (protoc: `Expected "{".`), not
+    /// a field of a type named `message` (buf accepts that one).
     fn message_item(&mut self) -> PResult<Option<MessageItem>> {
         if self.is_symbol(';') {
             self.bump();
             return Ok(None);
         }
-        self.skip_visibility();
+        self.skip_visibility()?;
         let item = match self.ident_at(0) {
-            Some("message") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
-                MessageItem::Message(self.message()?)
-            }
-            Some("enum") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
-                MessageItem::Enum(self.enum_decl()?)
-            }
-            Some("extend") if !self.is_field_start_after_keyword() => {
-                MessageItem::Extend(self.extend()?)
-            }
-            Some("oneof") if self.ident_at(1).is_some() && self.is_symbol_at(2, '{') => {
-                MessageItem::Oneof(self.oneof()?)
-            }
-            Some("extensions") if !self.is_field_start_after_keyword() => {
-                MessageItem::Extensions(self.extensions()?)
-            }
-            Some("reserved") if !self.is_field_start_after_keyword() => {
-                MessageItem::Reserved(self.reserved(FIELD_MAX)?)
-            }
+            Some("message") => MessageItem::Message(self.message()?),
+            Some("enum") => MessageItem::Enum(self.enum_decl()?),
+            Some("extend") => MessageItem::Extend(self.extend()?),
+            Some("oneof") => MessageItem::Oneof(self.oneof()?),
+            Some("extensions") => MessageItem::Extensions(self.extensions()?),
+            Some("reserved") => MessageItem::Reserved(self.reserved(FIELD_MAX)?),
             Some("option") => MessageItem::Option(self.option_statement()?),
             Some(_) => MessageItem::Field(self.field(FieldContext::Message)?),
             None if self.is_symbol('.') => MessageItem::Field(self.field(FieldContext::Message)?),
             None => return Err(self.expected("a field, message, enum, oneof or option")),
         };
         Ok(Some(item))
-    }
-
-    /// After a keyword like `reserved`: is this really a field of a type with that name
-    /// (`reserved foo = 1;`)? True when an identifier then `=` follows.
-    fn is_field_start_after_keyword(&self) -> bool {
-        self.ident_at(1).is_some() && self.is_symbol_at(2, '=')
     }
 
     fn field(&mut self, context: FieldContext) -> PResult<FieldDecl> {
@@ -808,10 +810,9 @@ impl<'a> Parser<'a> {
             Some("repeated") => Label::Repeated,
             _ => return Ok(None),
         };
-        // `optional foo = 1;` is a field of a type named `optional`: no label.
-        if self.is_field_start_after_keyword() {
-            return Ok(None);
-        }
+        // As in protoc, the word is always a label: `optional foo = 1;` is a field of type
+        // `foo` with no name (protoc: `Expected field name.`), never one of a type named
+        // `optional` (buf accepts that).
         let span = self.here();
         if context == FieldContext::Oneof {
             return Err(self.error_at(
@@ -839,23 +840,47 @@ impl<'a> Parser<'a> {
         if self.is_keyword("map") && self.is_symbol_at(1, '<') {
             return self.map_type();
         }
-        if self.is_keyword("group") && self.ident_at(1).is_some() {
-            if self.editions {
-                let span = self.here();
-                return Err(self.error_at(
-                    span,
-                    "groups are not allowed in editions; use `features.message_encoding = DELIMITED`"
-                        .into(),
-                ));
-            }
+        if let Some(word) = self.ident_at(0).filter(|w| is_type_keyword(w)) {
+            // protoc reads a scalar, `group` or `map` as the whole type: `group.Bar Foo = 1;`
+            // is a group with no name (`Expected field name.`), not a type `group.Bar`.
+            let span = self.here();
             self.bump();
-            return Ok(TypeRef::Group);
+            return match FieldType::from_keyword(word) {
+                Some(scalar) => Ok(TypeRef::Scalar(scalar)),
+                None if word == "group" => self.group_type(span),
+                None => Ok(TypeRef::Named(CompactString::new(word))),
+            };
         }
         let name = self.dotted_name("field type", true)?;
-        Ok(match FieldType::from_keyword(&name.text) {
-            Some(scalar) => TypeRef::Scalar(scalar),
-            None => TypeRef::Named(name.text),
-        })
+        Ok(TypeRef::Named(name.text))
+    }
+
+    /// After the word `group`: a group (not allowed in editions).
+    fn group_type(&mut self, span: Span) -> PResult<TypeRef> {
+        if self.editions {
+            return Err(self.error_at(
+                span,
+                "groups are not allowed in editions; use `features.message_encoding = DELIMITED`"
+                    .into(),
+            ));
+        }
+        Ok(TypeRef::Group)
+    }
+
+    /// A message's name where only a message may be named (an extendee, a method's input or
+    /// output): protoc refuses a scalar or `group` there (`Expected message type.`).
+    fn message_type_name(&mut self, what: impl Display + Copy) -> PResult<Name> {
+        if let Some(word) = self
+            .ident_at(0)
+            .filter(|w| is_type_keyword(w) && *w != "map")
+        {
+            let span = self.here();
+            return Err(self.error_at(
+                span,
+                format!("expected a message type for the {what}, found `{word}`"),
+            ));
+        }
+        self.dotted_name(what, true)
     }
 
     fn map_type(&mut self) -> PResult<TypeRef> {
@@ -896,6 +921,10 @@ impl<'a> Parser<'a> {
         self.expect_symbol('>', "after map value type")?;
         let value_type = match FieldType::from_keyword(&value.text) {
             Some(t) => TypeRef::Scalar(t),
+            // protoc reads `group` as the group type, which a map value cannot be.
+            None if value.text == "group" => {
+                return Err(self.error_at(value_span, "a map value cannot be a group".into()))
+            }
             None => TypeRef::Named(value.text),
         };
         Ok(TypeRef::Map {
@@ -927,11 +956,14 @@ impl<'a> Parser<'a> {
     }
 
     /// The items of a `{ ... }` block whose `{` was consumed, up to and including its `}`:
-    /// empty statements are skipped, and a failed item is recovered from at the next statement
-    /// so one block can yield several errors. `what` names the block when `}` is missing.
+    /// empty statements are skipped when `empty_statements` (protoc allows none in `oneof`
+    /// and `extend` blocks: there `;` is a field missing its type), and a failed item is
+    /// recovered from at the next statement so one block can yield several errors. `what`
+    /// names the block when `}` is missing.
     fn block_items(
         &mut self,
         what: &str,
+        empty_statements: bool,
         mut item: impl FnMut(&mut Self) -> PResult<()>,
     ) -> PResult<()> {
         loop {
@@ -943,6 +975,12 @@ impl<'a> Parser<'a> {
                 return Err(self.expected(format_args!("`}}` to close the {what}")));
             }
             if self.is_symbol(';') {
+                if !empty_statements {
+                    // protoc: `Expected type name.` at the `;`.
+                    let span = self.here();
+                    let message = "expected a field, found `;` (a oneof or `extend` block has no empty statements)";
+                    self.error_at(span, message.into());
+                }
                 self.bump();
                 continue;
             }
@@ -959,7 +997,7 @@ impl<'a> Parser<'a> {
         self.expect_symbol('{', format_args!("after oneof name `{}`", name.text))?;
         let mut fields = Vec::new();
         let mut options = Vec::new();
-        self.block_items("oneof", |p| {
+        self.block_items("oneof", false, |p| {
             if p.is_keyword("option") {
                 p.option_statement().map(|o| options.push(o))
             } else {
@@ -977,10 +1015,10 @@ impl<'a> Parser<'a> {
     fn extend(&mut self) -> PResult<ExtendDecl> {
         let start = self.current_start();
         self.bump();
-        let extendee = self.dotted_name("extended message name", true)?;
+        let extendee = self.message_type_name("extended message name")?;
         self.expect_symbol('{', "after extended message name")?;
         let mut fields = Vec::new();
-        self.block_items("extend block", |p| {
+        self.block_items("extend block", false, |p| {
             p.field(FieldContext::Extend).map(|f| fields.push(f))
         })?;
         Ok(ExtendDecl {
@@ -1117,14 +1155,11 @@ impl<'a> Parser<'a> {
         let name = self.ident("enum name")?;
         self.expect_symbol('{', format_args!("after enum name `{}`", name.text))?;
         let mut body = Vec::new();
-        self.block_items("enum", |p| {
+        self.block_items("enum", true, |p| {
             let item = match p.ident_at(0) {
-                Some("option") if !p.is_symbol_at(1, '=') => {
-                    p.option_statement().map(EnumItem::Option)
-                }
-                Some("reserved") if !p.is_symbol_at(1, '=') => {
-                    p.reserved(ENUM_MAX).map(EnumItem::Reserved)
-                }
+                // As in protoc, never a value named `option` or `reserved`.
+                Some("option") => p.option_statement().map(EnumItem::Option),
+                Some("reserved") => p.reserved(ENUM_MAX).map(EnumItem::Reserved),
                 _ => p.enum_value().map(EnumItem::Value),
             };
             item.map(|item| body.push(item))
@@ -1185,7 +1220,7 @@ impl<'a> Parser<'a> {
         self.expect_symbol('{', format_args!("after service name `{}`", name.text))?;
         let mut methods = Vec::new();
         let mut options = Vec::new();
-        self.block_items("service", |p| match p.ident_at(0) {
+        self.block_items("service", true, |p| match p.ident_at(0) {
             Some("option") => p.option_statement().map(|o| options.push(o)),
             Some("rpc") => p.method().map(|m| methods.push(m)),
             _ => Err(p.expected("`rpc` or `option` in service")),
@@ -1243,15 +1278,21 @@ impl<'a> Parser<'a> {
     /// `( [stream] Type )`
     fn method_type(&mut self, which: &str) -> PResult<(Option<Span>, Name)> {
         self.expect_symbol('(', format_args!("before method {which} type"))?;
-        let stream = if self.is_keyword("stream") && !self.is_symbol_at(1, ')') {
+        // As in protoc, `stream` is always the keyword: `(stream)` names no type.
+        let stream = if self.is_keyword("stream") {
             self.bump().map(|t| t.span)
         } else {
             None
         };
-        let name = self.dotted_name(format_args!("method {which} type"), true)?;
+        let name = self.message_type_name(format_args!("method {which} type"))?;
         self.expect_symbol(')', format_args!("after method {which} type"))?;
         Ok((stream, name))
     }
+}
+
+/// The words protoc's parser takes as a whole field type (its type-name table, and `map`).
+fn is_type_keyword(word: &str) -> bool {
+    FieldType::from_keyword(word).is_some() || matches!(word, "group" | "map")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

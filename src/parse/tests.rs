@@ -192,6 +192,133 @@ fn editions_reject_labels() {
     );
 }
 
+/// As in protoc (buf accepts each of these as a field of a type named like the keyword),
+/// the first word of a statement decides what it is.
+#[test]
+fn a_statement_keyword_never_starts_a_field() {
+    let proto3 = |body: &str| errors(&format!("syntax = \"proto3\";\nmessage Foo {{ {body} }}\n"));
+    // protoc: `Expected "{".`
+    assert_eq!(
+        proto3("message bar = 1;"),
+        vec!["2:27-2:28 expected `{` after message name `bar`, found `=`"]
+    );
+    assert_eq!(
+        proto3("enum bar = 1;"),
+        vec!["2:24-2:25 expected `{` after enum name `bar`, found `=`"]
+    );
+    // protoc: `Expected field name.`: the label is a label, `bar` the type.
+    assert_eq!(
+        proto3("optional bar = 1;"),
+        vec!["2:28-2:29 expected field name, found `=`"]
+    );
+    assert_eq!(
+        proto3("repeated bar = 1;"),
+        vec!["2:28-2:29 expected field name, found `=`"]
+    );
+    // protoc: `Reserved names must be string literals. (Only editions supports identifiers.)`
+    assert_eq!(
+        proto3("reserved bar = 1;"),
+        vec!["2:24-2:27 reserved names must be string literals before editions (write `\"name\"`)"]
+    );
+}
+
+#[test]
+fn an_enum_has_no_value_named_option_or_reserved() {
+    // protoc: `Expected identifier.` and `Expected enum value or number range.`
+    assert_eq!(
+        errors("enum Foo { option = 1; }\n"),
+        vec!["1:19-1:20 expected option name, found `=`"]
+    );
+    assert_eq!(
+        errors("enum Foo { reserved = 1; }\n"),
+        vec!["1:21-1:22 expected a number in the range, found `=`"]
+    );
+}
+
+/// protoc's type-name table (scalars and `group`) and `map` make a whole field type.
+#[test]
+fn a_type_keyword_is_a_whole_type() {
+    // protoc: `Expected field name.`
+    assert_eq!(
+        errors("syntax = \"proto2\";\nmessage Foo { optional group.Bar foo = 1; }\n"),
+        vec!["2:29-2:30 expected field name, found `.`"]
+    );
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage Foo { string.Bar foo = 1; }\n"),
+        vec!["2:21-2:22 expected field name, found `.`"]
+    );
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage Foo { map.Bar foo = 1; }\n"),
+        vec!["2:18-2:19 expected field name, found `.`"]
+    );
+    // A message named `map`, and fully-qualified names, are fine.
+    parse_ok("syntax = \"proto3\";\nmessage Foo { map foo = 1; .string.Bar bar = 2; }\n");
+}
+
+#[test]
+fn visibility_words_start_only_messages_and_enums_from_edition_2024() {
+    // protoc: `'local' and 'export' visibility modifiers are valid only on 'message' and 'enum'`
+    let text = "edition = \"2024\";\npackage export;\nmessage M {\n  export.M field = 1;\n}\n";
+    assert_eq!(
+        errors(text),
+        vec!["4:9-4:10 `export` may only come before `message` or `enum`"]
+    );
+    assert_eq!(
+        errors("edition = \"2024\";\nlocal service S {}\n"),
+        vec!["2:7-2:14 `local` may only come before `message` or `enum`"]
+    );
+    // Before 2024 they are plain names; in a oneof or `extend` block, always.
+    parse_ok("edition = \"2023\";\npackage export;\nmessage M {\n  export.M field = 1;\n}\n");
+    parse_ok(
+        "edition = \"2024\";\npackage export;\nmessage M {\n  oneof o { export.M field = 1; }\n}\n",
+    );
+}
+
+#[test]
+fn oneof_and_extend_blocks_have_no_empty_statements() {
+    // protoc: `Expected type name.` at the `;`.
+    assert_eq!(
+        errors("syntax = \"proto3\";\nmessage M {\n  oneof o {\n    string a = 1;\n    ;\n  }\n}\n"),
+        vec!["5:5-5:6 expected a field, found `;` (a oneof or `extend` block has no empty statements)"]
+    );
+    assert_eq!(
+        errors("syntax = \"proto2\";\nextend M {\n  optional string a = 1;\n  ;\n}\n"),
+        vec!["4:3-4:4 expected a field, found `;` (a oneof or `extend` block has no empty statements)"]
+    );
+    // Messages, enums and services do.
+    parse_ok("syntax = \"proto3\";\nmessage M { ; }\nenum E { ; A = 0; }\nservice S { ; }\n");
+}
+
+#[test]
+fn only_a_message_type_where_protoc_wants_one() {
+    // protoc: `Expected message type.`
+    assert_eq!(
+        errors("syntax = \"proto3\";\nservice S { rpc Foo(string) returns (M); }\n"),
+        vec!["2:21-2:27 expected a message type for the method input type, found `string`"]
+    );
+    assert_eq!(
+        errors("syntax = \"proto2\";\nextend string.Foo { optional int32 a = 1; }\n"),
+        vec!["2:8-2:14 expected a message type for the extended message name, found `string`"]
+    );
+    // protoc: `Expected type name.`: `stream` is always the keyword.
+    assert_eq!(
+        errors("syntax = \"proto3\";\nservice S { rpc Foo(stream) returns (M); }\n"),
+        vec!["2:27-2:28 expected method input type, found `)`"]
+    );
+    // protoc: `Field with message or enum type missing type_name.`
+    assert_eq!(
+        errors("syntax = \"proto2\";\nmessage M { map<string, group> m = 1; }\n"),
+        vec!["2:25-2:30 a map value cannot be a group"]
+    );
+    parse_ok("syntax = \"proto3\";\nservice S { rpc Foo(stream .M) returns (stream M); }\n");
+}
+
+#[test]
+fn the_unstable_edition_parses() {
+    // Refused outside protobuf's own files by the link stage (`declarations::unstable_edition`).
+    parse_ok("edition = \"UNSTABLE\";\nmessage M { int32 a = 1; }\n");
+}
+
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let depth = 10_000;

@@ -73,7 +73,7 @@ pub struct Directives {
     problems: Vec<Problem>,
 }
 
-/// (file path, where, what) of a directive that is not honoured.
+/// A directive that could not be applied: (file path, where, what).
 type Problem = (String, Span, String);
 
 /// The directives of every file of `new`, the files read in parallel (each scan reads every

@@ -74,30 +74,19 @@ struct Place {
 
 impl Annotation {
     fn command(&self) -> String {
-        let mut properties: Vec<(&str, String)> = Vec::new();
-        if let Some(p) = &self.place {
-            let single_line = p.start_line == p.end_line;
-            properties.push(("file", p.path.clone()));
-            properties.push(("line", p.start_line.to_string()));
-            // The toolkit sends columns only for single-line annotations.
-            if single_line {
-                properties.push(("col", p.start_column.to_string()));
-            }
-            properties.push(("endLine", p.end_line.to_string()));
-            if single_line {
-                properties.push(("endColumn", p.end_column.to_string()));
-            }
-        }
-        properties.push(("title", self.title.clone()));
-        let properties: Vec<String> = properties
-            .into_iter()
-            .map(|(k, v)| format!("{k}={}", escape_property(&v)))
-            .collect();
-        format!(
-            "::{} {}::{}",
+        let properties = match &self.place {
+            Some(p) => place_properties(
+                &p.path,
+                (p.start_line, p.start_column),
+                (p.end_line, p.end_column),
+            ),
+            None => Vec::new(),
+        };
+        command(
             command_name(self.severity),
-            properties.join(","),
-            escape_data(&self.message)
+            properties,
+            &self.title,
+            &self.message,
         )
     }
 
@@ -109,6 +98,45 @@ impl Annotation {
             None => format!("{}: {first}", self.title),
         }
     }
+}
+
+/// `file`, `line`, `col`, `endLine`, `endColumn` of an annotation at `start`..`end` (line,
+/// column).
+pub(super) fn place_properties(
+    path: &str,
+    start: (u32, u32),
+    end: (u32, u32),
+) -> Vec<(&'static str, String)> {
+    let single_line = start.0 == end.0;
+    let mut properties = vec![("file", path.to_string()), ("line", start.0.to_string())];
+    // The toolkit sends columns only for single-line annotations.
+    if single_line {
+        properties.push(("col", start.1.to_string()));
+    }
+    properties.push(("endLine", end.0.to_string()));
+    if single_line {
+        properties.push(("endColumn", end.1.to_string()));
+    }
+    properties
+}
+
+/// `::NAME PROPERTIES,title=TITLE::MESSAGE`, escaped.
+pub(super) fn command(
+    name: &str,
+    mut properties: Vec<(&'static str, String)>,
+    title: &str,
+    message: &str,
+) -> String {
+    properties.push(("title", title.to_string()));
+    let properties: Vec<String> = properties
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", escape_property(&v)))
+        .collect();
+    format!(
+        "::{name} {}::{}",
+        properties.join(","),
+        escape_data(message)
+    )
 }
 
 fn command_name(severity: Severity) -> &'static str {

@@ -14,7 +14,8 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     // A missing import allowed by `--allow-missing-imports` is a warning too: a summary
     // saying "0 warnings" next to one would hide that part of the schema went unchecked.
     let warnings = warnings + ctx.check_warnings.len();
-    let against = code(ctx.against);
+    // A full object id (the Action passes the base commit's) reads as git abbreviates it.
+    let against = code(super::short_revision(ctx.against));
     if findings.is_empty() {
         let _ = writeln!(out, "## protocompat: no breaking changes\n");
         match warnings {
@@ -130,7 +131,7 @@ fn code(text: &str) -> String {
 }
 
 /// Backslash-escapes the characters Markdown (and GitHub's HTML) would interpret.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(

@@ -1,7 +1,9 @@
 //! Renderers: each formats findings; none decides anything.
 
 pub mod buf;
+pub mod diagnostics;
 pub mod explain;
+pub mod failure;
 mod github;
 pub use github::warning_annotation;
 mod gitlab;

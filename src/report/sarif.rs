@@ -46,6 +46,34 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
     out
 }
 
+/// A run that could not check anything: no results, and the errors as the invocation's
+/// tool notifications (code scanning shows them as the tool's errors).
+pub(super) fn render_failed_run(notifications: Vec<Value>) -> String {
+    let mut driver = json!({
+        "name": "protocompat",
+        "version": env!("CARGO_PKG_VERSION"),
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+    });
+    if let Some(uri) = information_uri() {
+        driver["informationUri"] = json!(uri);
+    }
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": driver },
+            "invocations": [{
+                "executionSuccessful": false,
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": [],
+        }],
+    });
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
 /// The project's home from Cargo.toml (`repository`, else `homepage`), when set.
 fn information_uri() -> Option<&'static str> {
     [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]

@@ -709,7 +709,7 @@ impl Collector<'_> {
                     );
                     self.changed_on(Shown::Old, what, (new, at(old.file, o.span)), description);
                 }
-                (Some(n), Some(o)) if n.value != o.value => {
+                (Some(n), Some(o)) if !crate::parse::literal::same_value(&n.value, &o.value) => {
                     let description = format!(
                         "option {} {} → {}",
                         code(name),

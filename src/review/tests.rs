@@ -147,3 +147,39 @@ fn an_ambiguous_rpc_or_a_changed_message_is_no_rename() {
         ]
     );
 }
+
+/// Option values compare as values: `1.0` and `1`, `0x10` and `16`, `"a" "b"` and `"ab"`,
+/// a literal laid out again (delimiters, separators, comments, field order) are no change;
+/// a real change of a number, a string or a literal's field still is.
+#[test]
+fn option_values_compare_as_values() {
+    let schema = |options: &str| {
+        format!(
+            "syntax = \"proto2\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+             message O {{ optional int32 a = 1; repeated string s = 2; optional O o = 3; }}\n\
+             extend google.protobuf.MessageOptions {{\n  optional double d = 50001;\n  optional uint32 u = 50002;\n  optional string str = 50003;\n  optional O lit = 50004;\n}}\n\
+             message M {{\n{options}\n}}\n"
+        )
+    };
+    let old = schema(
+        "  option (d) = 1.0;\n  option (u) = 0x10;\n  option (str) = \"a\" \"b\";\n  option (lit) = { a: 1 s: [\"x\", \"y\"] o { a: 2 } };",
+    );
+    let same = schema(
+        "  option (d) = 1;\n  option (u) = 16;\n  option (str) = \"ab\";\n  option (lit) = { o < a: 2 >; s: \"x\" # why\n s: \"y\", a: 1 };",
+    );
+    assert_eq!(
+        lines(&old, &same),
+        ["a.proto:1 patch changed file a.proto: text changed, no element did (formatting or comments)"]
+    );
+    let changed = schema(
+        "  option (d) = 1.5;\n  option (u) = 17;\n  option (str) = \"ab\";\n  option (lit) = { a: 1 s: [\"y\", \"x\"] o { a: 2 } };",
+    );
+    assert_eq!(
+        lines(&old, &changed),
+        [
+            "a.proto:12 patch changed option p.M: option `(d)` `1` → `1.5`",
+            "a.proto:13 patch changed option p.M: option `(u)` `16` → `17`",
+            "a.proto:15 patch changed option p.M: option `(lit)` `{ a: 1 s: [\"x\", \"y\"] o { a: 2 } }` → `{ a: 1 s: [\"y\", \"x\"] o { a: 2 } }`",
+        ]
+    );
+}

@@ -169,7 +169,7 @@ fn removed_files<'c, 'a>(ctx: &'c Ctx<'a>) -> impl Iterator<Item = &'a File> + '
         .files
         .iter()
         .filter(|(path, _)| !ctx.new.files.contains_key(*path))
-        .map(|(_, old)| old)
+        .map(|(_, old)| &**old)
 }
 
 fn removed_fields(ctx: &Ctx, judged: Judged, mut check: impl FnMut(&RemovedField)) {

@@ -192,10 +192,10 @@ fn worktree_side(opts: &Request, label: &str) -> Result<Snapshot, Report> {
 }
 
 /// An image side: its files only (an image built with `--include_imports` holds its
-/// imports too), and a warning that its positions are not the user's.
+/// imports too), and a warning when its positions are not the user's.
 fn image_side(path: &Path, label: &str, warnings: &mut Vec<Report>) -> Result<Snapshot, Report> {
     let tree = ImageTree::open(path, label)?;
-    warnings.push(image_warning(label, &tree));
+    warnings.extend(image_warning(label, &tree));
     Ok(Snapshot {
         root: Arc::new(tree),
         includes: Vec::new(),

@@ -276,6 +276,14 @@ fn a_breaking_pull_request_is_annotated_summarised_and_fails() {
         run.summary
     );
     assert!(run.summary.contains("(https://github.com/acme/api/blob/"));
+    // The base commit is named as git abbreviates it, not by its 40 hex digits.
+    let base = run
+        .summary
+        .split("Compared against `")
+        .nth(1)
+        .expect("base named");
+    let base = base.split('`').next().unwrap();
+    assert_eq!(base.len(), 10, "{}", run.summary);
     assert!(run.output.contains("findings=3\n"), "{}", run.output);
     assert!(
         run.output.contains("sarif=protocompat.sarif\n"),
@@ -323,6 +331,39 @@ fn an_unknown_revision_fails_with_exit_2() {
     let run = run_action(NEW_ORDER, &with);
     assert_eq!(run.code, 2);
     assert!(run.stdout.contains("::error title=protocompat::"));
+}
+
+/// A head that does not compile: the error is an annotation on its line, and the job
+/// summary and the SARIF file say that the check could not be done (before, the summary and
+/// the SARIF file were not written and the error was in the log only).
+#[test]
+fn a_head_that_does_not_compile_is_annotated_summarised_and_fails() {
+    let broken = NEW_ORDER.replace("string status", "strin status");
+    let run = run_action(&broken, &documented_inputs());
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains(
+            "::error file=proto/acme/v1/order.proto,line=7,col=3,endLine=7,endColumn=8,title=protocompat%3A COMPILE::cannot resolve type `strin`"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.summary
+            .starts_with("## protocompat: the check could not be done"),
+        "{}",
+        run.summary
+    );
+    assert!(
+        run.summary.contains("`proto/acme/v1/order.proto:7:3`"),
+        "{}",
+        run.summary
+    );
+    let sarif = run.sarif.expect("the SARIF file is written");
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
 }
 
 #[test]

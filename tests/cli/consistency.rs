@@ -118,6 +118,63 @@ fn syntax_errors_are_capped_per_file() {
     );
 }
 
+/// Hundreds of duplicate definitions (copies of a file beside it, as googleapis keeps under
+/// `preview/`): 20 per file and 100 in all are printed, then one line with how many more and
+/// where; buf's formats (`breaking --error-format json`) still list every one.
+#[test]
+fn front_end_errors_are_capped_per_file_and_in_all() {
+    let dir = support::tempdir();
+    let mut copy = String::from("syntax = \"proto3\";\npackage acme.v1;\n");
+    for i in 0..50 {
+        copy.push_str(&format!("message M{i} {{}}\n"));
+    }
+    std::fs::create_dir_all(dir.path().join("old")).expect("mkdir");
+    std::fs::write(dir.path().join("old/a.proto"), OLD).expect("write");
+    for name in ["a", "c1/a", "c2/a", "c3/a", "c4/a", "c5/a", "c6/a"] {
+        let path = dir.path().join(format!("new/{name}.proto"));
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, &copy).expect("write");
+    }
+    let out = support::run(dir.path(), &["check", "new", "--against", "old"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("is already defined").count(),
+        100,
+        "{stderr}"
+    );
+    let squashed = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        squashed.contains(
+            "error: 200 more errors not shown (300 in all; at most 20 per file and 100 in all are shown), in "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        squashed.contains("in new/c1/a.proto @ working tree (30), new/c2/a.proto"),
+        "{stderr}"
+    );
+    assert!(squashed.ends_with("(30), and 1 more file"), "{stderr}");
+    let out = support::run(
+        dir.path(),
+        &[
+            "breaking",
+            "new",
+            "--against",
+            "old",
+            "--error-format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(100));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.matches("\"type\":\"COMPILE\"").count(),
+        300,
+        "{stdout}"
+    );
+}
+
 /// `rules --all` lists every deprecated id that `explain` knows, whichever config versions
 /// accept it.
 #[test]

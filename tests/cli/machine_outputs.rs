@@ -190,3 +190,117 @@ fn the_markdown_summary_counts_and_lists_warnings_about_the_check() {
         "{out}"
     );
 }
+
+/// A repository whose working tree does not compile (`strin`, line 3), committed clean.
+fn broken_working_tree() -> support::Repo {
+    let repo = support::Repo::new();
+    repo.write(
+        "proto/acme/a.proto",
+        "syntax = \"proto3\";\npackage acme;\nmessage A { string a = 1; }\n",
+    );
+    repo.commit("clean");
+    repo.write(
+        "proto/acme/a.proto",
+        "syntax = \"proto3\";\npackage acme;\nmessage A { strin a = 1; }\n",
+    );
+    repo
+}
+
+/// What `check --format FORMAT` prints on stdout, and its exit code.
+fn check_output(dir: &Path, against: &str, format: &str) -> (String, i32) {
+    let out = support::run(
+        dir,
+        &["check", "proto", "--against", against, "--format", format],
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    (stdout, out.status.code().unwrap_or(-1))
+}
+
+/// A check that could not be done is not an empty report: each machine format says so on
+/// stdout, where a CI step reads it (before, every format printed nothing and only stderr
+/// had the error), and the exit code stays 2.
+#[test]
+fn a_side_that_does_not_compile_is_an_error_in_every_machine_format() {
+    let repo = broken_working_tree();
+    let dir = repo.path();
+    let message = "cannot resolve type `strin`";
+    let (github, code) = check_output(dir, "HEAD", "github");
+    assert_eq!(code, 2);
+    assert_eq!(
+        github,
+        format!("::error file=proto/acme/a.proto,line=3,col=13,endLine=3,endColumn=18,title=protocompat%3A COMPILE::{message}\n")
+    );
+    let (msvs, _) = check_output(dir, "HEAD", "msvs");
+    assert_eq!(
+        msvs,
+        format!("proto/acme/a.proto(3,13) : error COMPILE : {message}\n")
+    );
+    let (junit, _) = check_output(dir, "HEAD", "junit");
+    assert_eq!(
+        junit,
+        "<testsuites>\n  <testsuite name=\"protocompat\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase name=\"COMPILE_3_13\" classname=\"proto/acme/a.proto\">\n      <error message=\"proto/acme/a.proto:3:13: cannot resolve type `strin`\" type=\"COMPILE\"></error>\n    </testcase>\n  </testsuite>\n</testsuites>\n"
+    );
+    let (sarif, _) = check_output(dir, "HEAD", "sarif");
+    let sarif: Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    let run = &sarif["runs"][0];
+    assert_eq!(run["results"], serde_json::json!([]));
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notification = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "error");
+    assert_eq!(notification["message"]["text"], message);
+    let location = &notification["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "proto/acme/a.proto");
+    assert_eq!(
+        location["region"],
+        serde_json::json!({"startLine": 3, "startColumn": 13, "endLine": 3, "endColumn": 18})
+    );
+    let (gitlab, _) = check_output(dir, "HEAD", "gitlab");
+    let gitlab: Value = serde_json::from_str(&gitlab).expect("JSON");
+    assert_eq!(gitlab[0]["severity"], "blocker");
+    assert_eq!(gitlab[0]["check_name"], "COMPILE");
+    assert_eq!(gitlab[0]["location"]["path"], "proto/acme/a.proto");
+    assert_eq!(gitlab[0]["location"]["lines"]["begin"], 3);
+    let (markdown, _) = check_output(dir, "HEAD", "markdown");
+    assert_eq!(
+        markdown,
+        "## protocompat: the check could not be done\n\n1 error stopped the check, so nothing was compared: this is not a pass.\n\n- :x: `proto/acme/a.proto:3:13` cannot resolve type \\`strin\\`\n"
+    );
+    // The human formats keep their report on stderr alone.
+    for format in ["text", "short"] {
+        assert_eq!(
+            check_output(dir, "HEAD", format),
+            (String::new(), 2),
+            "{format}"
+        );
+    }
+}
+
+/// An error in the old revision has no place in the checked-out files: its annotation is on
+/// the run, naming the file, position and revision; a revision that cannot be read is one
+/// too.
+#[test]
+fn errors_off_the_checked_out_files_are_annotations_on_the_run() {
+    let repo = support::Repo::new();
+    repo.write(
+        "proto/acme/a.proto",
+        "syntax = \"proto3\";\npackage acme;\nmessage A { strin a = 1; }\n",
+    );
+    repo.commit("broken");
+    repo.write(
+        "proto/acme/a.proto",
+        "syntax = \"proto3\";\npackage acme;\nmessage A { string a = 1; }\n",
+    );
+    let (github, code) = check_output(repo.path(), "HEAD", "github");
+    assert_eq!(code, 2);
+    assert_eq!(
+        github,
+        "::error title=protocompat%3A the check could not be done::proto/acme/a.proto:3:13 @ HEAD: cannot resolve type `strin`\n"
+    );
+    let (github, code) = check_output(repo.path(), "no-such-branch", "github");
+    assert_eq!(code, 2);
+    assert_eq!(
+        github,
+        "::error title=protocompat%3A the check could not be done::revision `no-such-branch` cannot be resolved: not found in the repository\n"
+    );
+}

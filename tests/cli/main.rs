@@ -18,6 +18,7 @@ mod formats;
 mod git;
 mod hazards;
 mod ignore;
+mod image_options;
 mod images;
 mod imports;
 mod integrations;

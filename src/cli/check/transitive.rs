@@ -135,15 +135,15 @@ pub fn run(
     let mut seen = HashSet::new();
     let mut warned = HashSet::new();
     let mut groups: Vec<(String, Outcome)> = Vec::new();
+    // One loader for every revision: a blob the revisions share is read and parsed once.
+    let loader = protocompat::engine::Loader::new();
     for (rev, label) in revs {
         let mut opts = options.clone();
         opts.against = rev;
-        let mut outcome = match protocompat::check(&opts) {
+        let mut outcome = match protocompat::check_with(&opts, &loader) {
             Ok(o) => o,
             Err(error) => {
-                for d in &error.diagnostics {
-                    eprintln!("{d:?}");
-                }
+                crate::cli::print_errors(error.diagnostics);
                 eprintln!("error: --transitive: the check against `{label}` could not be done");
                 return ExitCode::from(2);
             }

@@ -1,17 +1,20 @@
 //! Custom options checked as protoc's `OptionInterpreter` checks them, once every file is
-//! lowered (an option's type may be declared in any file of the build): the parts of a name
+//! lowered (an option's type may be declared in any file of the build), and the built-in
+//! options that need the same types (a message literal, `features.(pb.cpp).x`), typed by the
+//! bundled descriptor.proto: the parts of a name
 //! after the first (`(f).a.b`, `(f).(nested_ext)`), the value against the type of the last
 //! part (scalars, enum value names, message literals), an option or a field of one set twice,
 //! and the required fields of a message option.
 
 use std::collections::HashMap;
 
-use super::message_literals::{self, Literals};
+use super::feature_lifetimes;
+use super::message_literals::{self, Literals, SetField};
 use super::option_names::ElementOptions;
 use super::option_values::{self, Kind};
 use crate::link::resolve::Resolver;
 use crate::link::symbols::SymKind;
-use crate::model::{Enum, Field, FieldType, File, Label, Message, OptionValue, Span};
+use crate::model::{Enum, EnumValue, Field, FieldType, File, Label, Message, OptionValue, Span};
 use crate::syntax::ast::{OptionDecl, OptionNamePart};
 
 type Errors = Vec<(Span, String)>;
@@ -24,13 +27,16 @@ pub(in crate::link) struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
+    /// The types of `files`, over those of the bundled descriptor.proto (which types the
+    /// built-in options; a descriptor.proto among `files` takes its place).
     pub(in crate::link) fn of(files: impl Iterator<Item = &'a File>) -> Self {
         let mut types = Types {
             messages: HashMap::new(),
             enums: HashMap::new(),
             extensions: HashMap::new(),
         };
-        for file in files {
+        let builtin = std::iter::once(crate::link::wkt::descriptor_model());
+        for file in builtin.chain(files) {
             for message in file.all_messages() {
                 types.messages.insert(&message.full_name, message);
             }
@@ -42,6 +48,30 @@ impl<'a> Types<'a> {
             }
         }
         types
+    }
+
+    /// The field an option's first part names: an extension by its full name, or a field of
+    /// an options message (`google.protobuf.FileOptions.features`).
+    fn option_root(&self, full_name: &str) -> Option<&'a Field> {
+        if let Some(extension) = self.extensions.get(full_name) {
+            return Some(extension);
+        }
+        let (message, field) = full_name.rsplit_once('.')?;
+        let message = self.messages.get(message)?;
+        message.fields.iter().find(|f| f.name == field)
+    }
+
+    /// The value of an enum field's enum that `written` names, by name or number.
+    pub(super) fn enum_value(&self, field: &Field, written: &OptionValue) -> Option<&'a EnumValue> {
+        if field.ty != FieldType::Enum {
+            return None;
+        }
+        let enumeration = self.enums.get(field.type_name.as_deref()?)?;
+        enumeration.values.iter().find(|v| match written {
+            OptionValue::Ident(name) => v.name == *name,
+            OptionValue::Int(number) => i128::from(v.number) == *number,
+            _ => false,
+        })
     }
 
     /// The message type of a message or group field.
@@ -77,26 +107,41 @@ pub(super) struct Set {
     pub fields: HashMap<String, Set>,
 }
 
-/// Every problem with the custom options of one file's elements.
+/// Every problem with the custom options (and built-in options handed on with them) of one
+/// file's elements.
 pub(in crate::link) fn check(
     elements: &[ElementOptions],
     resolver: &Resolver,
     types: &Types,
+    edition: Option<&str>,
 ) -> Errors {
     let mut errors = Vec::new();
     if resolver.visible.missing {
         return errors; // a type may be in the missing import
     }
-    let literals = Literals { resolver, types };
+    let literals = Literals {
+        resolver,
+        types,
+        set: Default::default(),
+    };
     for element in elements {
         let mut set = Set::default();
         let mut roots: Vec<(&Field, Span)> = Vec::new();
+        // The built-in options named without an extension part so far: `options_twice`
+        // reports one set twice under the same name.
+        let mut builtin_names: Vec<String> = Vec::new();
         for (option, extension) in &element.options {
-            let Some(root) = types.extensions.get(extension.as_str()).copied() else {
+            let Some(root) = types.option_root(extension) else {
                 continue;
             };
+            let plain_builtin = root.extendee.is_none() && !has_extension_part(option);
+            // A plain built-in scalar's name and value were checked while lowering: it is
+            // here only to record what it sets.
+            let checked_before =
+                plain_builtin && !matches!(option.value, OptionValue::Aggregate(_));
             let path = match option_path(option, root, &element.scope, resolver, types) {
                 Ok(path) => path,
+                Err(_) if checked_before => continue,
                 Err(error) => {
                     errors.push(error);
                     continue;
@@ -105,8 +150,16 @@ pub(in crate::link) fn check(
             let Some(last) = path.last().copied() else {
                 continue;
             };
+            let twice_by_name = plain_builtin && {
+                let name = option.canonical_name();
+                let seen = builtin_names.contains(&name);
+                builtin_names.push(name);
+                seen
+            };
             if let Some(error) = set_twice(option, &path, &set) {
-                errors.push(error);
+                if !twice_by_name {
+                    errors.push(error);
+                }
                 continue;
             }
             let mut fresh = Set::default();
@@ -117,7 +170,14 @@ pub(in crate::link) fn check(
             } else {
                 insert_path(&mut set, &path)
             };
-            errors.extend(value_problem(option, last, node, &literals));
+            if !checked_before {
+                errors.extend(value_problem(option, last, node, &literals));
+            }
+            let from_literals = std::mem::take(&mut *literals.set.borrow_mut());
+            if let (Some(edition), true) = (edition, is_features(root)) {
+                let set = features_named(option, &path, types).chain(from_literals);
+                errors.extend(feature_lifetimes::check(set, edition));
+            }
             if !roots.iter().any(|(r, _)| r.full_name == root.full_name) {
                 roots.push((root, option.span));
             }
@@ -215,6 +275,44 @@ fn extension_of<'a>(
     }
     let extension = types.extensions.get(full.as_str()).copied()?;
     (extension.extendee.as_deref() == Some(message.full_name.as_str())).then_some(extension)
+}
+
+/// The `features` field of an options message.
+fn is_features(root: &Field) -> bool {
+    root.extendee.is_none() && root.name == "features"
+}
+
+/// The features an option's name sets (`features.(pb.cpp).string_type = VIEW`: the
+/// extension, the feature, and the enum value), for their lifetimes.
+fn features_named<'a>(
+    option: &OptionDecl,
+    path: &[&'a Field],
+    types: &Types<'a>,
+) -> impl Iterator<Item = SetField<'a>> {
+    let mut set: Vec<SetField<'a>> = path
+        .iter()
+        .zip(&option.name)
+        .skip(1)
+        .map(|(field, part)| SetField {
+            field,
+            enum_value: None,
+            span: part.span,
+        })
+        .collect();
+    if let Some(last) = path.last().filter(|_| path.len() > 1) {
+        if let Some(value) = types.enum_value(last, &option.value) {
+            set.push(SetField {
+                field: last,
+                enum_value: Some(value),
+                span: option.value_span,
+            });
+        }
+    }
+    set.into_iter()
+}
+
+fn has_extension_part(option: &OptionDecl) -> bool {
+    option.name.iter().any(|part| part.is_extension)
 }
 
 /// The canonical name of the first parts of an option's name: `(f).a`.

@@ -47,6 +47,38 @@ pub(in crate::link) fn package_depth(decl: &ast::PackageDecl) -> Option<(Span, S
     })
 }
 
+/// The longest package name protoc accepts, in bytes (`NameLimits::kPackageName`).
+const MAX_PACKAGE_NAME: usize = 511;
+
+/// protoc: `Package name is too long` (buf has no limit).
+pub(in crate::link) fn package_length(decl: &ast::PackageDecl) -> Option<(Span, String)> {
+    let length = decl.name.text.len();
+    (length > MAX_PACKAGE_NAME).then(|| {
+        (
+            decl.name.span,
+            format!("the package name is {length} characters long; at most {MAX_PACKAGE_NAME} are allowed"),
+        )
+    })
+}
+
+/// protoc accepts `edition = "UNSTABLE"` (the edition in the making, with the newest
+/// edition's defaults) only in its own files, under `google/protobuf/` and `upb/`; anywhere
+/// else: `is a file using edition UNSTABLE, which is later than the protoc maximum supported
+/// edition 2024.` (buf refuses it everywhere).
+pub(in crate::link) fn unstable_edition(
+    path: &str,
+    decl: Option<&ast::SyntaxDecl>,
+) -> Option<(Span, String)> {
+    let decl = decl.filter(|d| d.kind == ast::SyntaxKind::Edition && d.value == "UNSTABLE")?;
+    let protobuf_own = path.starts_with("google/protobuf/") || path.starts_with("upb/");
+    (!protobuf_own).then(|| {
+        (
+            decl.value_span,
+            "edition \"UNSTABLE\" is only allowed in protobuf's own files (under `google/protobuf/` or `upb/`); use \"2023\" or \"2024\"".to_string(),
+        )
+    })
+}
+
 /// protoc: `Enums must contain at least one value.`
 pub(in crate::link) fn enum_has_values(decl: &ast::EnumDecl) -> Option<(Span, String)> {
     let empty = !decl

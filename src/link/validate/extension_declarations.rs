@@ -32,33 +32,37 @@ struct Declaration {
     span: Span,
 }
 
-/// The declarations of an extension range, and the errors reading them.
-fn declarations(options: &Options) -> (Vec<Declaration>, Errors) {
+/// The declarations of an extension range that read as declarations.
+fn declarations(options: &Options) -> Vec<Declaration> {
     let mut out = Vec::new();
-    let mut errors = Vec::new();
     for entry in options.entries.iter().filter(|e| e.name == "declaration") {
         let OptionValue::Aggregate(text) = &entry.value else {
             continue; // a value of the wrong kind is reported with the option values
         };
         // Range options are compact (`[declaration = {...}]`): the value ends the span.
         let value_start = entry.span.end.saturating_sub(text.len() as u32);
-        match parse_literal(text, value_start) {
-            Ok(literal) => out.push(declaration(&literal.fields, entry.span)),
-            Err(error) => errors.push(error),
+        // A literal that does not parse, or sets a field with a value of the wrong type, is
+        // reported by the checker of option values (`custom_options`).
+        if let Ok(literal) = parse_literal(text, value_start) {
+            out.extend(declaration(&literal.fields, entry.span));
         }
     }
-    (out, errors)
+    out
 }
 
-fn declaration(fields: &[LiteralField], span: Span) -> Declaration {
+fn declaration(fields: &[LiteralField], span: Span) -> Option<Declaration> {
     let mut out = Declaration {
         span,
         ..Declaration::default()
     };
     for field in fields {
-        let (LiteralName::Field(name), LiteralValue::Scalar(value, _)) =
-            (&field.name, &field.value)
-        else {
+        let LiteralName::Field(name) = &field.name else {
+            continue;
+        };
+        let LiteralValue::Scalar(value, _) = &field.value else {
+            if matches!(name.as_str(), "number" | "full_name" | "type") {
+                return None;
+            }
             continue;
         };
         match (name.as_str(), value) {
@@ -71,10 +75,11 @@ fn declaration(fields: &[LiteralField], span: Span) -> Declaration {
             }
             ("reserved", v) => out.reserved = is_true(v),
             ("repeated", v) => out.repeated = is_true(v),
+            ("number" | "full_name" | "type", _) => return None,
             _ => {}
         }
     }
-    out
+    Some(out)
 }
 
 fn is_true(value: &OptionValue) -> bool {
@@ -96,8 +101,7 @@ pub(super) fn check_message(message: &Message) -> Errors {
     // Full names are unique across the message's ranges.
     let mut names = HashSet::new();
     for range in &message.extension_ranges {
-        let (declarations, parse_errors) = declarations(&range.options);
-        errors.extend(parse_errors);
+        let declarations = declarations(&range.options);
         if declarations.is_empty() {
             continue;
         }
@@ -260,7 +264,7 @@ pub(super) fn check_extension(extension: &Field, extendee: &Message) -> Errors {
     else {
         return Vec::new();
     };
-    let (declarations, _) = declarations(&range.options);
+    let declarations = declarations(&range.options);
     let span = extension.name_span;
     let name = &extension.full_name;
     let extendee_name = &extendee.full_name;

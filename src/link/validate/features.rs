@@ -30,7 +30,8 @@ pub(super) fn spelled_out(options: &Options) -> Vec<OptionEntry> {
 /// protoc: `Required presence can't be specified by default.` (a file's
 /// `features.field_presence = LEGACY_REQUIRED`).
 pub(super) fn no_required_by_default(entry: &OptionEntry) -> Option<(Span, String)> {
-    let required = matches!(&entry.value, OptionValue::Ident(v) if v == "LEGACY_REQUIRED");
+    let required =
+        matches!(&entry.value, OptionValue::Ident(v) if v == "LEGACY_REQUIRED" || v == "3");
     (entry.name == "features.field_presence" && required).then(|| {
         (
             entry.span,
@@ -173,7 +174,7 @@ fn feature_support_keys(file: &File, options: &Options) -> Vec<SupportKey> {
 }
 
 /// The number of an `Edition` value (descriptor.proto), by name.
-fn edition_number(name: &str) -> Option<i64> {
+pub(super) fn edition_number(name: &str) -> Option<i64> {
     Some(match name {
         "EDITION_UNKNOWN" => 0,
         "EDITION_LEGACY" => 900,

@@ -2,12 +2,13 @@
 //! option's message type, as protoc's text-format parser reads them while interpreting the
 //! option (its errors start `Error while parsing option value for "f": ...`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::custom_options::{Set, Types};
 use crate::link::resolve::Resolver;
 use crate::link::symbols::SymKind;
-use crate::model::{EnumType, Field, FieldType, Label, Message, OptionValue, Span};
+use crate::model::{EnumType, EnumValue, Field, FieldType, Label, Message, OptionValue, Span};
 use crate::syntax::literal::{LiteralField, LiteralName, LiteralValue, MessageLiteral};
 
 type Errors = Vec<(Span, String)>;
@@ -21,6 +22,17 @@ const ANY_VALUE: &str = "[any]";
 pub(super) struct Literals<'a> {
     pub resolver: &'a Resolver<'a>,
     pub types: &'a Types<'a>,
+    /// Every field the literals checked so far set, and every enum value they name: the
+    /// lifetimes of features are checked on them (`feature_lifetimes`).
+    pub set: RefCell<Vec<SetField<'a>>>,
+}
+
+/// A field a literal sets (`enum_value` empty, `span` its name), or an enum value it sets
+/// a field to (`span` the value).
+pub(super) struct SetField<'a> {
+    pub field: &'a Field,
+    pub enum_value: Option<&'a EnumValue>,
+    pub span: Span,
 }
 
 impl<'a> Literals<'a> {
@@ -98,6 +110,11 @@ impl<'a> Literals<'a> {
 
     /// One `name: value` entry of a known field.
     fn entry(&self, field: &'a Field, entry: &LiteralField, set: &mut Set, errors: &mut Errors) {
+        self.set.borrow_mut().push(SetField {
+            field,
+            enum_value: None,
+            span: entry.name_span,
+        });
         let repeated = field.label == Label::Repeated;
         let is_message = matches!(field.ty, FieldType::Message | FieldType::Group);
         if !entry.colon && !is_message {
@@ -172,8 +189,21 @@ impl<'a> Literals<'a> {
             }
             return;
         }
-        if let Some(problem) = self.scalar_problem(field, value) {
-            errors.push((value.span(), problem));
+        match self.scalar_problem(field, value) {
+            Some(problem) => errors.push((value.span(), problem)),
+            None => {
+                let enum_value = match value {
+                    LiteralValue::Scalar(written, _) => self.types.enum_value(field, written),
+                    _ => None,
+                };
+                if let Some(enum_value) = enum_value {
+                    self.set.borrow_mut().push(SetField {
+                        field,
+                        enum_value: Some(enum_value),
+                        span: value.span(),
+                    });
+                }
+            }
         }
     }
 

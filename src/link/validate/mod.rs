@@ -9,6 +9,7 @@ pub(super) mod declarations;
 mod edition_2024;
 pub(super) mod extension_declarations;
 mod extension_numbers;
+mod feature_lifetimes;
 mod features;
 mod import_list;
 mod message_literals;
@@ -135,7 +136,10 @@ fn check_options(
         }
         let standard = feature.split('.').next().unwrap_or(feature);
         let Some(spec) = feature_spec(standard) else {
-            errors.push((entry.span, format!("unknown feature `{standard}`")));
+            // In a literal, `features = { bogus: X }`, the literal checker reports it.
+            if options.entries.iter().any(|e| e.name == entry.name) {
+                errors.push((entry.span, format!("unknown feature `{standard}`")));
+            }
             continue;
         };
         if let Syntax::Editions(edition) = syntax {
@@ -169,7 +173,11 @@ pub(in crate::link) fn after_lowering(
     resolver: &crate::link::resolve::Resolver,
     types: &custom_options::Types,
 ) -> Vec<(Span, String)> {
-    let mut errors = custom_options::check(custom, resolver, types);
+    let edition = match &file.syntax {
+        Syntax::Editions(edition) => Some(edition.as_str()),
+        _ => None,
+    };
+    let mut errors = custom_options::check(custom, resolver, types, edition);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
         if let Some(extendee) = extendee.and_then(|name| types.messages.get(name)) {
@@ -342,6 +350,7 @@ fn check_enum(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
     check_enum_json_names(enumeration, errors);
     let allow_alias = enumeration.options.bool("allow_alias") == Some(true);
     errors.extend(alias_unused(enumeration, allow_alias));
+    errors.extend(alias_false(enumeration));
     let mut numbers: HashMap<i64, &str> = HashMap::new();
     let reserved = NumberSet::of(&enumeration.reserved_ranges);
     let reserved_names = names(&enumeration.reserved_names);
@@ -392,6 +401,21 @@ fn alias_unused(enumeration: &Enum, allow_alias: bool) -> Option<(Span, String)>
     ))
 }
 
+/// protoc's parser: `"E" declares 'option allow_alias = false;' which has no effect. Please
+/// remove the declaration.` (buf accepts it).
+fn alias_false(enumeration: &Enum) -> Option<(Span, String)> {
+    let entry = enumeration.options.get("allow_alias")?;
+    (entry.value.as_bool() == Some(false)).then(|| {
+        (
+            entry.span,
+            format!(
+                "enum `{}` sets `allow_alias = false`, which has no effect; remove it",
+                enumeration.full_name
+            ),
+        )
+    })
+}
+
 fn names(reserved: &[ReservedName]) -> HashSet<&str> {
     reserved.iter().map(|r| r.name.as_str()).collect()
 }
@@ -401,6 +425,7 @@ fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
     check_options(&file.options, Target::File, syntax, errors);
     for message in file.all_messages() {
         check_options(&message.options, Target::Message, syntax, errors);
+        errors.extend(extension_range_features(message, syntax));
         for field in message.fields.iter().chain(&message.extensions) {
             check_options(&field.options, Target::Field, syntax, errors);
         }
@@ -423,6 +448,25 @@ fn check_all_options(file: &File, errors: &mut Vec<(Span, String)>) {
             check_options(&method.options, Target::Method, syntax, errors);
         }
     }
+}
+
+/// protoc: `Features are only valid under editions.`, for the options of an `extensions`
+/// statement too (buf checks only the other elements). One error per statement, though
+/// each of its ranges carries the options.
+fn extension_range_features(message: &Message, syntax: &Syntax) -> Vec<(Span, String)> {
+    if matches!(syntax, Syntax::Editions(_)) {
+        return Vec::new();
+    }
+    let mut seen = HashSet::new();
+    let entries = message
+        .extension_ranges
+        .iter()
+        .flat_map(|r| &r.options.entries);
+    entries
+        .filter(|e| e.name == "features" || e.name.starts_with("features."))
+        .filter(|e| seen.insert(e.span))
+        .map(|e| (e.span, "features are only valid under editions".to_string()))
+        .collect()
 }
 
 fn is_packable(ty: FieldType) -> bool {
@@ -494,6 +538,11 @@ fn check_field_options(
                 entry.span,
                 format!("{what}: default values are not allowed in proto3"),
             ),
+            // protoc: `Implicit presence fields can't specify defaults.` (buf accepts it).
+            "default" if editions && has_implicit_presence(field, is_extension) => error(
+                field.name_span,
+                format!("{what}: a field with implicit presence cannot have a default value"),
+            ),
             "features.field_presence" if editions => {
                 let problem = if field.oneof_index.is_some() {
                     Some("oneof fields may not specify field presence")
@@ -514,7 +563,9 @@ fn check_field_options(
             }
             "features.repeated_field_encoding" if editions => {
                 let packed = matches!(&entry.value, OptionValue::Ident(v) if v == "PACKED");
-                if !repeated {
+                // A map field is a repeated field to protoc (buf refuses the feature there);
+                // it is not packable, its entries being messages.
+                if field.label != Label::Repeated {
                     error(
                         entry.span,
                         format!("{what}: only repeated fields may specify repeated field encoding"),
@@ -559,6 +610,16 @@ fn check_field_options(
     }
 }
 
+/// Whether a field has no presence though singular (protoc's `!is_repeated() &&
+/// !has_presence()`): messages, extensions and oneof members always have presence.
+fn has_implicit_presence(field: &Field, is_extension: bool) -> bool {
+    field.label != Label::Repeated
+        && !matches!(field.ty, FieldType::Message | FieldType::Group)
+        && !is_extension
+        && field.oneof_index.is_none()
+        && field.features.field_presence.value == crate::model::FieldPresence::Implicit
+}
+
 /// protoc: `[lazy = true] can only be specified for submessage fields.` (a group, or a
 /// message encoded DELIMITED, is not one; the same for `unverified_lazy`).
 fn lazy_on_submessage(field: &Field, entry: &OptionEntry) -> Option<(Span, String)> {
@@ -575,30 +636,43 @@ fn lazy_on_submessage(field: &Field, entry: &OptionEntry) -> Option<(Span, Strin
     })
 }
 
-/// JSON name conflicts between fields, as protocompile reports them: a conflict involving a
-/// custom `json_name` is always an error; one between default names only when the message
-/// is JSON-compliant (`json_format = ALLOW`, i.e. not proto2 or LEGACY_BEST_EFFORT), where
-/// buf would only warn otherwise.
+/// JSON name conflicts between fields, as protoc checks them (`CheckFieldJsonNameUniqueness`):
+/// once with the default names, once with the custom ones (a `json_name` that differs from
+/// the default); a conflict is an error, except where it involves a default name in a
+/// message that is not JSON-compliant (proto2, `json_format = LEGACY_BEST_EFFORT`): protoc
+/// only warns there, and buf refuses. `deprecated_legacy_json_field_conflicts` turns the
+/// check off. A custom name like `[foo]` looks like an extension and is refused.
 fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
+    if message
+        .options
+        .bool("deprecated_legacy_json_field_conflicts")
+        == Some(true)
+    {
+        return;
+    }
     let compliant = message.features.json_format.value == JsonFormat::Allow;
     for use_custom in [false, true] {
         let mut seen: HashMap<String, (&str, bool)> = HashMap::new();
         for field in &message.fields {
             let default = crate::model::default_json_name(&field.name);
-            let custom = use_custom && (field.json_name_explicit || field.json_name != default);
+            let custom = use_custom && field.json_name_explicit && field.json_name != default;
             let name = if custom {
                 field.json_name.clone()
             } else {
                 default
             };
+            if custom && name.starts_with('[') && name.ends_with(']') {
+                errors.push((field.name_span, json_name_like_extension(field)));
+                continue;
+            }
             match seen.get(&name) {
                 // Same field name twice: reported as a duplicate already.
                 Some(&(other, _)) if other == field.name => {}
+                // Between default names: reported by the first pass.
+                Some(_) if use_custom && !custom && !seen[&name].1 => {}
                 Some(&(other, other_custom)) => {
-                    let involved_custom = custom || other_custom;
-                    // Custom names always conflict; default ones only in JSON-compliant
-                    // messages (and are reported once, in the first pass).
-                    if involved_custom || (!use_custom && compliant) {
+                    let involves_default = !custom || !other_custom;
+                    if compliant || !involves_default {
                         errors.push((
                             field.name_span,
                             format!(
@@ -614,6 +688,15 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
             }
         }
     }
+}
+
+/// protoc: `The custom JSON name of field "f" ("[F]") is invalid: JSON names may not start
+/// with '[' and end with ']'.`
+fn json_name_like_extension(field: &Field) -> String {
+    format!(
+        "field `{}`: JSON name \"{}\" is invalid: a JSON name cannot start with `[` and end with `]` (that is how extensions are written)",
+        field.name, field.json_name
+    )
 }
 
 /// Enum values whose JSON-style names (enum name prefix removed, PascalCase) collide with a
@@ -827,6 +910,8 @@ fn integer_range(ty: FieldType) -> Option<std::ops::RangeInclusive<i128>> {
     })
 }
 
+#[cfg(test)]
+mod builtin_option_tests;
 #[cfg(test)]
 mod custom_option_tests;
 #[cfg(test)]

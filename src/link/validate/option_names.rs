@@ -114,12 +114,14 @@ impl OptionsMessage {
 }
 
 /// The custom options written on one element (those whose first part resolved to an
-/// extension of the element's options message), for `custom_options` to check.
+/// extension of the element's options message), and the built-in ones that need the same
+/// types (`needs_types`), for `custom_options` to check.
 #[derive(Debug)]
 pub(in crate::link) struct ElementOptions {
     /// The scope protoc resolves the element's option names from.
     pub scope: String,
-    /// Each option with the full name of the extension its first part names.
+    /// Each option with the full name of the field its first part names: an extension, or
+    /// a field of the options message (`google.protobuf.FileOptions.features`).
     pub options: Vec<(OptionDecl, String)>,
 }
 
@@ -210,13 +212,20 @@ impl Walk<'_> {
     ) -> Option<String> {
         let first = option.name.first()?;
         if !first.is_extension {
-            match builtin_problem(first, target) {
-                Some(message) => self.errors.push((first.span, message)),
-                None => self
-                    .errors
-                    .extend(option_values::builtin_value_problem(option, target.name())),
+            if let Some(message) = builtin_problem(first, target) {
+                self.errors.push((first.span, message));
+                return None;
             }
-            return None;
+            let typed_later = needs_types(option);
+            if !typed_later {
+                self.errors
+                    .extend(option_values::builtin_value_problem(option, target.name()));
+            }
+            // Typed by the lowered descriptor.proto, with the custom options; a name of
+            // several parts also goes there to tell what it sets (`features.enum_type`,
+            // then `features = { ... }`: set twice).
+            let handed_on = typed_later || option.name.len() > 1;
+            return handed_on.then(|| format!("google.protobuf.{}.{}", target.name(), first.name));
         }
         match self.extension_problem(first, target, scope) {
             Err(message) => {
@@ -344,6 +353,19 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// A built-in option whose check needs every type of the build: a message literal (its
+/// fields may be extensions, `features = { [pb.cpp] { ... } }`) or a name with an extension
+/// part (`features.(pb.cpp).legacy_closed_enum`). `default` and `json_name` are not options.
+fn needs_types(option: &OptionDecl) -> bool {
+    let pseudo = matches!(
+        option.name.first().map(|p| p.name.as_str()),
+        Some("default" | "json_name")
+    );
+    !pseudo
+        && (matches!(option.value, crate::syntax::OptionValue::Aggregate(_))
+            || option.name.iter().any(|part| part.is_extension))
 }
 
 /// protoc: `Option "java_pakage" unknown. Ensure that your proto definition file imports the

@@ -115,3 +115,23 @@ pub(in crate::link) fn lite_imports(
         })
         .collect()
 }
+
+/// protoc: `Extensions to non-lite types can only be declared in non-lite files.` (a lite
+/// file may extend only lite types; buf does not check this).
+pub(in crate::link) fn lite_extendee(
+    symbols: &Symbols,
+    file: usize,
+    extendee: &str,
+    span: Span,
+) -> Option<(Span, String)> {
+    let is_lite = |index: usize| symbols.lite.get(index).copied().unwrap_or(false);
+    let declared_in = symbols.map.get(extendee)?.file;
+    (is_lite(file) && !is_lite(declared_in)).then(|| {
+        (
+            span,
+            format!(
+                "`{extendee}` is not declared in a file with `optimize_for = LITE_RUNTIME`: a lite file can only extend lite types"
+            ),
+        )
+    })
+}

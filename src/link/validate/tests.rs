@@ -1017,3 +1017,168 @@ fn an_option_import_gives_options_only() {
         []
     );
 }
+
+// Where protoc and buf disagree, protoc's verdict (issue 10): buf accepts the first five,
+// refuses the rest.
+
+#[test]
+fn allow_alias_false_has_no_effect() {
+    // protoc: `"Foo" declares 'option allow_alias = false;' which has no effect. Please
+    // remove the declaration.`
+    assert_eq!(
+        one_file("enum Foo { option allow_alias = false; V1 = 1; V2 = 2; }\n"),
+        error(
+            "enum `Foo` sets `allow_alias = false`, which has no effect; remove it",
+            "option allow_alias = false;"
+        )
+    );
+}
+
+#[test]
+fn a_json_name_cannot_look_like_an_extension() {
+    // protoc: `The custom JSON name of field "foobar" ("[FooBar]") is invalid: JSON names may
+    // not start with '[' and end with ']'.`, in proto2 too.
+    let message = "field `foobar`: JSON name \"[FooBar]\" is invalid: a JSON name cannot start with `[` and end with `]` (that is how extensions are written)";
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage Foo {\n  string foobar = 1 [json_name = \"[FooBar]\"];\n}\n"),
+        error(message, "foobar")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage Foo {\n  optional string foobar = 1 [json_name = \"[FooBar]\"];\n}\n"),
+        error(message, "foobar")
+    );
+    assert_eq!(
+        one_file("syntax = \"proto3\";\nmessage Foo {\n  string foobar = 1 [json_name = \"[FooBar\"];\n}\n"),
+        []
+    );
+}
+
+#[test]
+fn a_default_needs_presence_in_editions() {
+    // protoc: `Implicit presence fields can't specify defaults.` at the field's name.
+    assert_eq!(
+        one_file("edition = \"2023\";\nmessage Foo {\n  string s = 1 [default = \"abc\", features.field_presence = IMPLICIT];\n}\n"),
+        error(
+            "field `s`: a field with implicit presence cannot have a default value",
+            "s"
+        )
+    );
+}
+
+#[test]
+fn features_in_an_extension_range_need_editions() {
+    // protoc: `Features are only valid under editions.` (once per statement here).
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage Foo {\n  extensions 1 to 10, 20 to 30 [features = {}];\n}\n"),
+        error("features are only valid under editions", "features = {}")
+    );
+}
+
+#[test]
+fn a_lite_file_extends_only_lite_types() {
+    // protoc: `Extensions to non-lite types can only be declared in non-lite files.  Note that
+    // you cannot extend a non-lite type to contain a lite type, but the reverse is allowed.`
+    let baz = (
+        "b.proto",
+        "syntax = \"proto2\";\nmessage Baz { extensions 1 to 100; }\n",
+    );
+    let extend = "syntax = \"proto2\";\nimport \"b.proto\";\noption optimize_for = LITE_RUNTIME;\nextend Baz { optional string s = 1; }\n";
+    assert_eq!(
+        errors(&[baz, ("a.proto", extend)]),
+        error(
+            "`Baz` is not declared in a file with `optimize_for = LITE_RUNTIME`: a lite file can only extend lite types",
+            "Baz"
+        )
+    );
+    // Custom options too: descriptor.proto is not lite.
+    let option = "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\noption optimize_for = LITE_RUNTIME;\nextend google.protobuf.FieldOptions { optional string s = 50000; }\n";
+    assert_eq!(
+        one_file(option),
+        error(
+            "`google.protobuf.FieldOptions` is not declared in a file with `optimize_for = LITE_RUNTIME`: a lite file can only extend lite types",
+            "google.protobuf.FieldOptions"
+        )
+    );
+    let lite_baz = ("b.proto", "syntax = \"proto2\";\noption optimize_for = LITE_RUNTIME;\nmessage Baz { extensions 1 to 100; }\n");
+    assert_eq!(errors(&[lite_baz, ("a.proto", extend)]), []);
+}
+
+#[test]
+fn package_names_have_at_most_511_characters() {
+    // protoc: `Package name is too long`.
+    let file = |n: usize| format!("syntax = \"proto3\";\npackage {};\n", "a".repeat(n));
+    assert_eq!(one_file(&file(511)), []);
+    assert_eq!(
+        one_file(&file(512)),
+        error(
+            "the package name is 512 characters long; at most 511 are allowed",
+            &"a".repeat(512)
+        )
+    );
+}
+
+#[test]
+fn the_unstable_edition_only_in_protobufs_own_files() {
+    // protoc: `is a file using edition UNSTABLE, which is later than the protoc maximum
+    // supported edition 2024.` outside `google/protobuf/` and `upb/`.
+    let text = "edition = \"UNSTABLE\";\nmessage M { int32 x = 1; }\n";
+    assert_eq!(
+        errors(&[("a.proto", text)]),
+        error(
+            "edition \"UNSTABLE\" is only allowed in protobuf's own files (under `google/protobuf/` or `upb/`); use \"2023\" or \"2024\"",
+            "\"UNSTABLE\""
+        )
+    );
+    assert_eq!(errors(&[("google/protobuf/u.proto", text)]), []);
+    assert_eq!(errors(&[("upb/u.proto", text)]), []);
+}
+
+#[test]
+fn proto2_json_name_conflicts_with_a_default_name_are_allowed() {
+    // protoc only warns (`The custom JSON name of field "foo_bar" ("fooBar") conflicts with
+    // the default JSON name of field "foo".`); buf refuses.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage Foo {\n  optional string foo = 1 [json_name = \"fooBar\"];\n  optional string foo_bar = 2;\n}\n"),
+        []
+    );
+    // A json_name equal to the default is no custom name.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage Foo {\n  optional string fooBar = 1 [json_name = \"fooBar\"];\n  optional string foo_bar = 2 [json_name = \"fooBar\"];\n}\n"),
+        []
+    );
+    // Two custom names are an error in proto2 too.
+    assert_eq!(
+        one_file("syntax = \"proto2\";\nmessage Foo {\n  optional string a = 1 [json_name = \"x\"];\n  optional string b = 2 [json_name = \"x\"];\n}\n"),
+        error(
+            "field `b`: JSON name \"x\" conflicts with the JSON name of field `a`",
+            "b"
+        )
+    );
+}
+
+#[test]
+fn extensions_have_presence_whatever_the_file_says() {
+    // protoc accepts (extensions always have presence); buf refuses the closed enum.
+    let text = "edition = \"2023\";\noption features.field_presence = IMPLICIT;\nmessage Foo { extensions 1 to 100; }\nenum Enum {\n  option features.enum_type = CLOSED;\n  ZERO = 0;\n}\nextend Foo {\n  string s = 1 [default = \"abc\"];\n  Enum en = 2;\n}\n";
+    assert_eq!(one_file(text), []);
+}
+
+#[test]
+fn a_map_is_a_repeated_field_for_its_encoding() {
+    // protoc accepts EXPANDED on a map (buf: "expected repeated field, found singular field");
+    // PACKED is refused: `Only repeated primitive fields can specify PACKED repeated field
+    // encoding.`
+    let map = |encoding: &str| {
+        one_file(&format!(
+            "edition = \"2023\";\nmessage A {{\n  map<string, string> m = 1 [features.repeated_field_encoding = {encoding}];\n}}\n"
+        ))
+    };
+    assert_eq!(map("EXPANDED"), []);
+    assert_eq!(
+        map("PACKED"),
+        error(
+            "field `m`: only repeated primitive fields may specify packed encoding",
+            "features.repeated_field_encoding = PACKED"
+        )
+    );
+}

@@ -24,6 +24,8 @@ pub(in crate::link) fn check(file: &ast::FileAst, syntax: &Syntax) -> Errors {
         })
         .collect();
     walk.errors.extend(import_list::imported_once(&imports));
+    walk.errors
+        .extend(edition_2024::strict_nested_exports(file));
     let options: Vec<ast::OptionDecl> = file
         .items
         .iter()
@@ -44,7 +46,10 @@ pub(in crate::link) fn check(file: &ast::FileAst, syntax: &Syntax) -> Errors {
                 }
             }
             TopItem::Extend(e) => walk.extend(e),
-            TopItem::Package(p) => walk.errors.extend(declarations::package_depth(p)),
+            TopItem::Package(p) => {
+                walk.errors.extend(declarations::package_depth(p));
+                walk.errors.extend(declarations::package_length(p));
+            }
             TopItem::Import(_) | TopItem::Option(_) => {}
         }
     }

@@ -1,7 +1,8 @@
 //! A `FileDescriptorProto` written back as `.proto` text, so that an image goes through the
 //! same front end as sources. Type names stay fully qualified (`.acme.v1.Order`), map entries
-//! become `map<K, V>` and groups `group` fields again; what the descriptor does not carry
-//! (comments, custom options that prost-types leaves as unknown fields) cannot come back.
+//! become `map<K, V>` and groups `group` fields again; what prost-types does not decode
+//! (editions features, custom options) comes in beside the descriptor, by descriptor path;
+//! what the descriptor does not carry (comments, how names were written) cannot come back.
 
 use std::fmt::Write as _;
 
@@ -11,6 +12,7 @@ use prost_types::{
     ServiceDescriptorProto,
 };
 
+use super::custom::CustomOptions;
 use super::features::{Editions, FeatureSet};
 use crate::model::default_json_name;
 
@@ -66,18 +68,29 @@ const FIELD_TYPE: i32 = 5;
 const FIELD_TYPE_NAME: i32 = 6;
 const FIELD_DEFAULT: i32 = 7;
 const FIELD_JSON_NAME: i32 = 10;
+// The `options` field of each descriptor.
+const FILE_OPTIONS: i32 = 8;
+const MESSAGE_OPTIONS: i32 = 7;
+const ONEOF_OPTIONS: i32 = 2;
+const ENUM_OPTIONS: i32 = 3;
+const SERVICE_OPTIONS: i32 = 3;
+const METHOD_OPTIONS: i32 = 4;
 
-/// The file as `.proto` text; `editions` is its edition and features, which prost-types
-/// does not decode. Err: what this decompiler cannot write back.
-pub fn file(file: &FileDescriptorProto, editions: &Editions) -> Result<Decompiled, String> {
+/// The file as `.proto` text; `editions` is its edition and features and `custom` its
+/// custom options, which prost-types does not decode. Err: what this decompiler cannot
+/// write back.
+pub fn file(
+    file: &FileDescriptorProto,
+    editions: &Editions,
+    custom: &CustomOptions,
+) -> Result<Decompiled, String> {
     let syntax = match (file.syntax(), &editions.edition) {
         ("" | "proto2", _) => Syntax::Proto2,
         ("proto3", _) => Syntax::Proto3,
         ("editions", Some(_)) => Syntax::Editions,
         (other, _) => {
             return Err(format!(
-                "syntax `{other}` without an edition number is not supported in images (a JSON \
-                 image does not carry editions here); compare the sources or a binary image"
+                "syntax `{other}` without an edition number is not supported in images"
             ))
         }
     };
@@ -89,6 +102,7 @@ pub fn file(file: &FileDescriptorProto, editions: &Editions) -> Result<Decompile
         origins: Vec::new(),
         parts: Vec::new(),
         editions,
+        custom,
     };
     match (syntax, &editions.edition) {
         (Syntax::Proto2, _) => w.line("syntax = \"proto2\";"),
@@ -146,7 +160,7 @@ pub fn file(file: &FileDescriptorProto, editions: &Editions) -> Result<Decompile
             w.line(&format!("option {name} = {value};"));
         }
     }
-    w.feature_lines()?;
+    w.option_lines(FILE_OPTIONS)?;
     for (i, m) in file.message_type.iter().enumerate() {
         w.within(&[FILE_MESSAGE, index(i)], |w| w.message(m))?;
     }
@@ -181,6 +195,8 @@ struct Writer<'a> {
     parts: Vec<Vec<Part>>,
     /// The file's edition and the features of its elements.
     editions: &'a Editions,
+    /// The custom options of its elements.
+    custom: &'a CustomOptions,
 }
 
 impl Writer<'_> {
@@ -219,10 +235,30 @@ impl Writer<'_> {
             .map_or(Ok(Vec::new()), FeatureSet::options)
     }
 
-    /// `option features.NAME = VALUE;` for each feature set on the element being written.
-    fn feature_lines(&mut self) -> Result<(), String> {
+    /// The custom options set on the element being written: (field number, `(.name) = VALUE`).
+    fn custom_here(&self) -> Vec<(i32, String)> {
+        self.custom.get(&self.at).cloned().unwrap_or_default()
+    }
+
+    /// The features and custom options set on the element being written, for a `[...]` list.
+    fn options_here(&self) -> Result<Vec<String>, String> {
+        let mut options = self.features_here()?;
+        options.extend(self.custom_here().into_iter().map(|(_, text)| text));
+        Ok(options)
+    }
+
+    /// `option ...;` for each feature and custom option set on the element being written,
+    /// whose options are field `options_tag` of its descriptor. A custom option's line has
+    /// the option's own path (`[..., options_tag, number]`), whose statement the source info
+    /// places.
+    fn option_lines(&mut self, options_tag: i32) -> Result<(), String> {
         for feature in self.features_here()? {
             self.line(&format!("option {feature};"));
+        }
+        for (number, text) in self.custom_here() {
+            self.within(&[options_tag, number], |w| {
+                w.line(&format!("option {text};"))
+            });
         }
         Ok(())
     }
@@ -276,7 +312,7 @@ impl Writer<'_> {
                 }
             }
         }
-        self.feature_lines()?;
+        self.option_lines(MESSAGE_OPTIONS)?;
         let mut oneofs_done = vec![false; m.oneof_decl.len()];
         for (at, f) in m.field.iter().enumerate() {
             match real_oneof(f) {
@@ -284,7 +320,7 @@ impl Writer<'_> {
                     oneofs_done[i] = true;
                     self.within(&[MESSAGE_ONEOF, index(i)], |w| {
                         w.open(&format!("oneof {}", m.oneof_decl[i].name()));
-                        w.feature_lines()
+                        w.option_lines(ONEOF_OPTIONS)
                     })?;
                     let members = m.field.iter().enumerate();
                     for (j, member) in members.filter(|(_, g)| real_oneof(g) == Some(i)) {
@@ -310,8 +346,17 @@ impl Writer<'_> {
         self.extensions(&m.extension, MESSAGE_EXTENSION, &m.nested_type)?;
         for (i, r) in m.extension_range.iter().enumerate() {
             let (start, end) = (r.start(), r.end() - 1);
-            let text = format!("extensions {};", range(start, end, FIELD_MAX));
-            self.within(&[MESSAGE_EXTENSION_RANGE, index(i)], |w| w.line(&text));
+            self.within(&[MESSAGE_EXTENSION_RANGE, index(i)], |w| {
+                let options: Vec<(String, Option<i32>)> =
+                    w.options_here()?.into_iter().map(|o| (o, None)).collect();
+                let text = format!(
+                    "extensions {}{};",
+                    range(start, end, FIELD_MAX),
+                    bracketed(&options)
+                );
+                w.line(&text);
+                Ok::<(), String>(())
+            })?;
         }
         for (i, r) in m.reserved_range.iter().enumerate() {
             let (start, end) = (r.start(), r.end() - 1);
@@ -362,7 +407,7 @@ impl Writer<'_> {
         in_oneof: bool,
     ) -> Result<(), String> {
         let mut option_parts = option_parts(f);
-        option_parts.extend(self.features_here()?.into_iter().map(|o| (o, None)));
+        option_parts.extend(self.options_here()?.into_iter().map(|o| (o, None)));
         if f.r#type() == Type::Group && self.syntax == Syntax::Editions && !self.delimited_here() {
             option_parts.push(("features.message_encoding = DELIMITED".into(), None));
         }
@@ -449,14 +494,14 @@ impl Writer<'_> {
                 }
             }
         }
-        self.feature_lines()?;
+        self.option_lines(ENUM_OPTIONS)?;
         for (i, v) in e.value.iter().enumerate() {
             self.within(&[ENUM_VALUE, index(i)], |w| {
                 let mut options: Vec<(String, Option<i32>)> = Vec::new();
                 if let Some(d) = v.options.as_ref().and_then(|o| o.deprecated) {
                     options.push((format!("deprecated = {d}"), None));
                 }
-                options.extend(w.features_here()?.into_iter().map(|o| (o, None)));
+                options.extend(w.options_here()?.into_iter().map(|o| (o, None)));
                 let text = format!("{} = {}{};", v.name(), v.number(), bracketed(&options));
                 w.line(&text);
                 Ok::<(), String>(())
@@ -479,7 +524,7 @@ impl Writer<'_> {
         if let Some(d) = s.options.as_ref().and_then(|o| o.deprecated) {
             self.line(&format!("option deprecated = {d};"));
         }
-        self.feature_lines()?;
+        self.option_lines(SERVICE_OPTIONS)?;
         for (i, m) in s.method.iter().enumerate() {
             self.within(&[SERVICE_METHOD, index(i)], |w| w.method(m))?;
         }
@@ -497,19 +542,27 @@ impl Writer<'_> {
             stream(m.server_streaming()),
             m.output_type()
         );
-        let mut options: Vec<String> = self
+        let mut options: Vec<(Option<i32>, String)> = self
             .features_here()?
             .into_iter()
-            .map(|f| format!("option {f};"))
+            .map(|f| (None, format!("option {f};")))
             .collect();
+        options.extend(
+            self.custom_here()
+                .into_iter()
+                .map(|(number, text)| (Some(number), format!("option {text};"))),
+        );
         if let Some(o) = &m.options {
             if let Some(d) = o.deprecated {
-                options.push(format!("option deprecated = {d};"));
+                options.push((None, format!("option deprecated = {d};")));
             }
             if o.idempotency_level.is_some() {
-                options.push(format!(
-                    "option idempotency_level = {};",
-                    o.idempotency_level().as_str_name()
+                options.push((
+                    None,
+                    format!(
+                        "option idempotency_level = {};",
+                        o.idempotency_level().as_str_name()
+                    ),
                 ));
             }
         }
@@ -517,8 +570,11 @@ impl Writer<'_> {
             self.line(&format!("{head};"));
         } else {
             self.open(&head);
-            for o in options {
-                self.line(&o);
+            for (number, o) in options {
+                match number {
+                    Some(n) => self.within(&[METHOD_OPTIONS, n], |w| w.line(&o)),
+                    None => self.line(&o),
+                }
             }
             self.close();
         }
@@ -634,7 +690,7 @@ fn range(start: i32, end: i32, max: i32) -> String {
 }
 
 /// A string literal: `\`, `"` and control bytes escaped (octal), the rest as UTF-8.
-fn quote(s: &str) -> String {
+pub(super) fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

@@ -1,16 +1,20 @@
 //! An image input: a buf image or a protoc descriptor set (`FileDescriptorSet`, `.binpb` /
 //! `.bin` / `.pb`), for builds (Bazel, protoc) that already produce one.
 //!
-//! The set is decoded with `prost-types` (no protoc at runtime) and each file is written back
-//! as `.proto` text ([`decompile`]), which the normal pipeline then reads: one front end, one
-//! model, whatever the input. That text is a reconstruction, so its positions are not the
+//! The set is decoded with `prost-types` (no protoc at runtime), what prost-types drops
+//! (editions, custom options) is decoded apart from the same bytes ([`raw`], [`features`],
+//! [`custom`]), and each file is written back as `.proto` text ([`decompile`]), which the
+//! normal pipeline then reads: one front end, one model, whatever the input. A JSON image is
+//! turned into the binary form first, so both read the same way. That text is a reconstruction, so its positions are not the
 //! user's: [`Tree::positions`] is false, and `check` moves this side's findings to the
 //! image's source info ([`Tree::original_span`]) when it has some, else to 1:1 of each file
 //! with a warning saying positions are unavailable. Files that buf marked as imports resolve
 //! names but are not listed as the module's.
 
+mod custom;
 mod decompile;
 mod features;
+mod raw;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -151,11 +155,13 @@ fn binary_image(bytes: &[u8], label: &str) -> Result<(FileDescriptorSet, HashSet
     Ok((set, buf_imports(bytes)))
 }
 
-/// A JSON image (`buf build -o x.json`: the image in protobuf's JSON mapping), read through
-/// prost-reflect's descriptor of `FileDescriptorSet`; buf's `bufExtension` (unknown to that
-/// descriptor) gives the import markers.
-fn json_image(bytes: &[u8], label: &str) -> Result<(FileDescriptorSet, HashSet<String>), Report> {
-    use prost_reflect::{DeserializeOptions, DynamicMessage, ReflectMessage as _};
+/// A JSON image (`buf build -o x.json`: the image in protobuf's JSON mapping) in the binary
+/// form, and the files buf marked as imports (its `bufExtension`, which descriptor.proto does
+/// not define). Read twice through prost-reflect: once for the types, then against a pool
+/// of descriptor.proto (with editions) and those types, so that custom options (`"[acme.v1.
+/// audited]": true`) and editions fields are read too; a key neither defines is an error.
+fn json_image(bytes: &[u8], label: &str) -> Result<(Vec<u8>, HashSet<String>), Report> {
+    use prost_reflect::{DeserializeOptions, DynamicMessage};
     let not_an_image = |e: &dyn std::fmt::Display| {
         miette!(
             help = "a JSON image is what `buf build -o x.json` writes: a \
@@ -163,23 +169,31 @@ fn json_image(bytes: &[u8], label: &str) -> Result<(FileDescriptorSet, HashSet<S
             "{label}: not a JSON image: {e}"
         )
     };
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| not_an_image(&e))?;
-    let imports = value["file"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|f| f["bufExtension"]["isImport"] == true)
-        .filter_map(|f| f["name"].as_str())
-        .map(normalize)
-        .collect();
-    let descriptor = FileDescriptorSet::default().descriptor();
-    let options = DeserializeOptions::new().deny_unknown_fields(false);
-    let message = DynamicMessage::deserialize_with_options(descriptor, value, &options)
-        .map_err(|e| not_an_image(&e))?;
-    let set = message
+    let mut value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| not_an_image(&e))?;
+    let mut imports = HashSet::new();
+    for file in value["file"].as_array_mut().into_iter().flatten() {
+        let Some(file) = file.as_object_mut() else {
+            continue;
+        };
+        let extension = file.remove("bufExtension");
+        if extension.is_some_and(|e| e["isImport"] == true) {
+            imports.extend(file.get("name").and_then(|n| n.as_str()).map(normalize));
+        }
+    }
+    let read = |pool: &prost_reflect::DescriptorPool, deny_unknown: bool| {
+        let descriptor = pool
+            .get_message_by_name("google.protobuf.FileDescriptorSet")
+            .ok_or_else(|| not_an_image(&"google.protobuf.FileDescriptorSet is not defined"))?;
+        let options = DeserializeOptions::new().deny_unknown_fields(deny_unknown);
+        DynamicMessage::deserialize_with_options(descriptor, value.clone(), &options)
+            .map_err(|e| not_an_image(&e))
+    };
+    let types = read(custom::descriptor_pool(), false)?
         .transcode_to::<FileDescriptorSet>()
         .map_err(|e| not_an_image(&e))?;
-    Ok((set, imports))
+    let pool = custom::image_pool(&types).map_err(|e| miette!("{label}: {e}"))?;
+    Ok((prost::Message::encode_to_vec(&read(&pool, true)?), imports))
 }
 
 /// The files of `bytes` (already decoded as a descriptor set) that buf marked as imports;
@@ -200,24 +214,28 @@ impl ImageTree {
     /// Reads and decodes the image at `path`; `label` names it in diagnostics.
     pub fn open(path: &Path, label: &str) -> Result<ImageTree, Report> {
         let bytes = std::fs::read(path).map_err(|e| miette!("{label}: cannot read: {e}"))?;
-        let json = path.extension().is_some_and(|e| e == "json");
-        let (set, imports) = match json {
-            true => json_image(&bytes, label)?,
-            false => binary_image(&bytes, label)?,
+        let (bytes, json_imports) = match path.extension().is_some_and(|e| e == "json") {
+            true => {
+                let (binary, imports) = json_image(&bytes, label)?;
+                (binary, Some(imports))
+            }
+            false => (bytes, None),
         };
-        let mut editions = match json {
-            true => HashMap::new(),
-            false => features::decode(&bytes).map_err(|e| miette!("{label}: {e}"))?,
-        };
+        let (set, buf_imports) = binary_image(&bytes, label)?;
+        let imports = json_imports.unwrap_or(buf_imports);
         if set.file.is_empty() {
             return Err(miette!("{label}: the descriptor set holds no file"));
         }
+        let raw_files = raw::decode(&bytes).map_err(|e| miette!("{label}: {e}"))?;
+        let mut custom_options =
+            custom::read(&set, &raw_files).map_err(|e| miette!("{label}: {e}"))?;
         let mut files = BTreeMap::new();
         let mut sources = HashMap::new();
-        for file in &set.file {
+        for (file, raw_file) in set.file.iter().zip(&raw_files) {
             let name = normalize(file.name());
-            let file_editions = editions.remove(file.name()).unwrap_or_default();
-            let mut decompiled = decompile::file(file, &file_editions)
+            let editions = features::of(raw_file).map_err(|e| miette!("{name} @ {label}: {e}"))?;
+            let custom = custom_options.remove(file.name()).unwrap_or_default();
+            let mut decompiled = decompile::file(file, &editions, &custom)
                 .map_err(|why| miette!("{name} @ {label}: {why}"))?;
             let text = std::mem::take(&mut decompiled.text);
             if files.insert(name.clone(), text).is_some() {
@@ -273,17 +291,10 @@ impl Tree for ImageTree {
     }
 }
 
-/// What `check` says about an image side: where its findings are placed, and what is not
-/// read from it.
-pub fn image_warning(label: &str, tree: &ImageTree) -> Report {
-    if tree.has_source_info() {
-        return miette!(
-            severity = miette::Severity::Warning,
-            "{label}: custom options (extensions of the descriptor options) are not read from an \
-             image; findings on this side are placed by the image's source info"
-        );
-    }
-    positions_warning(label)
+/// What `check` says about an image side: nothing when its findings can be placed by the
+/// image's source info, else that they are reported at 1:1.
+pub fn image_warning(label: &str, tree: &ImageTree) -> Option<Report> {
+    (!tree.has_source_info()).then(|| positions_warning(label))
 }
 
 /// What `check` says about an image side without source info.
@@ -291,7 +302,6 @@ pub fn positions_warning(label: &str) -> Report {
     miette!(
         severity = miette::Severity::Warning,
         "{label}: an image has no source positions, so findings on this side are reported at \
-         1:1 of each file; custom options (extensions of the descriptor options) are not read \
-         from it"
+         1:1 of each file"
     )
 }

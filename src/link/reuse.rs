@@ -1,0 +1,170 @@
+//! Lowering a file once for both sides of a comparison: the new side takes the old side's
+//! `model::File` for every file whose text and whole import closure are the same at both.
+//!
+//! Why that gives exactly what lowering and validating again would give. A file's model,
+//! and the errors its lowering and validation report, depend only on:
+//! - its own text (the syntax tree is a function of it);
+//! - the symbols of the files it can see (itself, its imports, what those re-export with
+//!   `import public`, and its `import option` files) and their packages: a lookup finds a
+//!   symbol only when its file is visible (`Resolver::lookup`), so a symbol elsewhere acts as
+//!   if absent;
+//! - facts about the types it resolves to (a closed enum, a map entry, the extension ranges
+//!   and declarations of an extendee), each declared in a visible file;
+//! - the custom options' types: the extension an option names is visible, and every type
+//!   reachable from it (its message, the fields of that message, an `Any`'s expansion,
+//!   which is resolved from the file) is declared in the import closure of the file
+//!   declaring it, so inside this file's closure;
+//! - whether an import is missing (a name may then live in the missing file).
+//!
+//! All of these are read from files of the import closure, so two builds in which a file
+//! and every file of its closure have the same path and text (and the same imports found or
+//! missing) lower it to equal models with equal errors. Two provisos: names must be unique
+//! in the build (a name defined twice is an error of the build, and which definition the
+//! table keeps could differ; no reuse then), and the file must have been validated on the
+//! side it is taken from (an import of the old side was lowered but not validated), and
+//! have given no error there (the old build succeeded: it returns nothing otherwise).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::imports::Unit;
+use crate::model::File;
+
+/// What a successful build lets a later build take instead of lowering again, by path.
+#[derive(Default)]
+pub struct Reuse {
+    files: HashMap<String, Reusable>,
+}
+
+struct Reusable {
+    text: Arc<str>,
+    /// The paths of the imports found, in the order they are written.
+    imports: Vec<String>,
+    missing_import: bool,
+    /// Validated as a compared file (an import is only lowered).
+    validated: bool,
+    file: Arc<File>,
+}
+
+impl Reuse {
+    /// The files of a successful build: `units` in build order, `files[i]` lowered from
+    /// `units[i]`, the first `compared` of them validated.
+    pub(super) fn of(units: &[UnitFacts], files: &[Arc<File>], compared: usize) -> Reuse {
+        let files = units
+            .iter()
+            .zip(files)
+            .enumerate()
+            .map(|(index, (unit, file))| {
+                let reusable = Reusable {
+                    text: unit.text.clone(),
+                    imports: unit.imports.clone(),
+                    missing_import: unit.missing_import,
+                    validated: index < compared,
+                    file: file.clone(),
+                };
+                (unit.path.clone(), reusable)
+            })
+            .collect();
+        Reuse { files }
+    }
+
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// What [`Reuse`] compares of a unit, kept once its unit (and syntax tree) is gone.
+pub(super) struct UnitFacts {
+    path: String,
+    text: Arc<str>,
+    imports: Vec<String>,
+    missing_import: bool,
+}
+
+impl UnitFacts {
+    pub fn of(units: &[Unit]) -> Vec<UnitFacts> {
+        units
+            .iter()
+            .map(|unit| UnitFacts {
+                path: unit.source.path.clone(),
+                text: unit.source.text.clone(),
+                imports: import_paths(units, unit),
+                missing_import: unit.missing_import,
+            })
+            .collect()
+    }
+}
+
+fn import_paths(units: &[Unit], unit: &Unit) -> Vec<String> {
+    unit.imports
+        .iter()
+        .map(|&i| units[i].source.path.clone())
+        .collect()
+}
+
+/// For each unit, the old side's model when the unit and its whole import closure are the
+/// same there (see the module documentation), else `None`. The first `compared` units are
+/// validated, so they take only validated files. The import graph has no cycle (the build
+/// refuses one before lowering).
+pub(super) fn reusable(units: &[Unit], compared: usize, old: &Reuse) -> Vec<Option<Arc<File>>> {
+    // same[i]: unit i and its closure are the same at both sides. Computed imports first,
+    // with an explicit stack (a long import chain must not overflow the call stack).
+    let mut same: Vec<Option<bool>> = vec![None; units.len()];
+    for root in 0..units.len() {
+        let mut stack = vec![root];
+        while let Some(&i) = stack.last() {
+            if same[i].is_some() {
+                stack.pop();
+                continue;
+            }
+            let pending: Vec<usize> = units[i]
+                .imports
+                .iter()
+                .copied()
+                .filter(|&j| same[j].is_none())
+                .collect();
+            if pending.is_empty() {
+                let imports_same = units[i].imports.iter().all(|&j| same[j] == Some(true));
+                same[i] = Some(imports_same && same_file(units, i, old));
+                stack.pop();
+            } else {
+                stack.extend(pending);
+            }
+        }
+    }
+    units
+        .iter()
+        .enumerate()
+        .map(|(i, unit)| {
+            let old = old.files.get(&unit.source.path)?;
+            let usable = same[i] == Some(true) && (i >= compared || old.validated);
+            usable.then(|| old.file.clone())
+        })
+        .collect()
+}
+
+/// Unit `i` itself is the same at the old side: same path and text, the same imports found.
+fn same_file(units: &[Unit], i: usize, old: &Reuse) -> bool {
+    let unit = &units[i];
+    let Some(old) = old.files.get(&unit.source.path) else {
+        return false;
+    };
+    let text_same = Arc::ptr_eq(&old.text, &unit.source.text) || old.text == unit.source.text;
+    text_same
+        && old.missing_import == unit.missing_import
+        && old.imports.len() == unit.imports.len()
+        && old
+            .imports
+            .iter()
+            .zip(&unit.imports)
+            .all(|(path, &j)| *path == units[j].source.path)
+}
+
+#[cfg(test)]
+#[path = "reuse_tests.rs"]
+mod tests;

@@ -1,0 +1,166 @@
+//! The new side takes the old side's model exactly when nothing its lowering reads changed.
+
+use std::sync::Arc;
+
+use super::Reuse;
+use crate::link::{build_parsed_reusing, BuildError, BuildOutput, NoImports, SourceFile};
+use crate::parse;
+
+fn build(files: &[(&str, &str)], old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+    let files = files
+        .iter()
+        .map(|(path, text)| {
+            let source = SourceFile {
+                path: path.to_string(),
+                display_name: path.to_string(),
+                text: Arc::from(*text),
+            };
+            let tree = Arc::new(parse::parse(text));
+            (source, tree)
+        })
+        .collect();
+    build_parsed_reusing(files, &NoImports, old)
+}
+
+fn shared(old: &BuildOutput, new: &BuildOutput, path: &str) -> bool {
+    Arc::ptr_eq(&old.schema.files[path], &new.schema.files[path])
+}
+
+const USER: &str = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
+                    message User { Thing t = 1; }\n";
+const TYPES: &str = "syntax = \"proto3\";\npackage a;\nmessage Thing {}\n";
+
+#[test]
+fn a_file_unchanged_with_all_it_imports_is_shared_and_equals_a_fresh_lowering() {
+    let files = [("user.proto", USER), ("types.proto", TYPES)];
+    let old = build(&files, None).unwrap();
+    let new = build(&files, Some(&old.reuse)).unwrap();
+    assert!(shared(&old, &new, "user.proto"));
+    assert!(shared(&old, &new, "types.proto"));
+    let fresh = build(&files, None).unwrap();
+    assert_eq!(format!("{:?}", new.schema), format!("{:?}", fresh.schema));
+}
+
+/// The import closure changed: a type nearer in scope now shadows the one the unchanged file
+/// used, or the type became an enum. The file is lowered again and names the new type.
+#[test]
+fn an_unchanged_file_whose_import_changed_how_it_resolves_is_lowered_again() {
+    let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
+    let shadowing = "syntax = \"proto3\";\npackage a.b;\nmessage Thing {}\n";
+    let new = build(
+        &[("user.proto", USER), ("types.proto", shadowing)],
+        Some(&old.reuse),
+    )
+    .unwrap();
+    assert!(!shared(&old, &new, "user.proto"));
+    let field = |b: &BuildOutput| b.schema.files["user.proto"].messages[0].fields[0].clone();
+    assert_eq!(field(&old).type_name.as_deref(), Some("a.Thing"));
+    assert_eq!(field(&new).type_name.as_deref(), Some("a.b.Thing"));
+
+    let as_enum = "syntax = \"proto3\";\npackage a;\nenum Thing { THING_ZERO = 0; }\n";
+    let new = build(
+        &[("user.proto", USER), ("types.proto", as_enum)],
+        Some(&old.reuse),
+    )
+    .unwrap();
+    assert_eq!(field(&new).ty, crate::model::FieldType::Enum);
+}
+
+/// An import that no longer declares the type makes the unchanged file fail to compile on the
+/// new side, with the error at its reference.
+#[test]
+fn an_unchanged_file_broken_by_its_import_is_a_compile_error() {
+    let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
+    let emptied = "syntax = \"proto3\";\npackage a;\n";
+    let Err(error) = build(
+        &[("user.proto", USER), ("types.proto", emptied)],
+        Some(&old.reuse),
+    ) else {
+        panic!("the new side must not build");
+    };
+    let shown: Vec<String> = error.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(shown, ["cannot resolve type `Thing`"]);
+}
+
+/// The type of a custom option changed in the file declaring it: the unchanged file that sets
+/// the option is checked again, and its value no longer fits.
+#[test]
+fn an_unchanged_file_whose_option_type_changed_is_checked_again() {
+    let options = |ty: &str| {
+        format!(
+            "syntax = \"proto3\";\npackage o;\nimport \"google/protobuf/descriptor.proto\";\n\
+             extend google.protobuf.MessageOptions {{ {ty} label = 50001; }}\n"
+        )
+    };
+    let user = "syntax = \"proto3\";\npackage u;\nimport \"opts.proto\";\n\
+                message M { option (o.label) = \"x\"; }\n";
+    let (as_string, as_int) = (options("string"), options("int32"));
+    let old = build(&[("user.proto", user), ("opts.proto", &as_string)], None).unwrap();
+    let again = build(
+        &[("user.proto", user), ("opts.proto", &as_string)],
+        Some(&old.reuse),
+    )
+    .unwrap();
+    assert!(shared(&old, &again, "user.proto"));
+    let Err(error) = build(
+        &[("user.proto", user), ("opts.proto", &as_int)],
+        Some(&old.reuse),
+    ) else {
+        panic!("a string for an int32 option must not build");
+    };
+    let fresh = build(&[("user.proto", user), ("opts.proto", &as_int)], None)
+        .err()
+        .unwrap();
+    let shown =
+        |e: &BuildError| -> Vec<String> { e.diagnostics.iter().map(|d| d.to_string()).collect() };
+    assert_eq!(shown(&error), shown(&fresh));
+    assert_eq!(shown(&error).len(), 1, "{:?}", shown(&error));
+}
+
+/// Finds imports among the given files.
+struct Files(&'static [(&'static str, &'static str)]);
+
+impl crate::link::ImportResolver for Files {
+    fn open(&self, import_path: &str) -> Result<Option<SourceFile>, miette::Report> {
+        let found = self.0.iter().find(|(path, _)| *path == import_path);
+        Ok(found.map(|(path, text)| SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: Arc::from(*text),
+        }))
+    }
+}
+
+/// A file the old side only imported was lowered there but not validated: the new side,
+/// which compares it, validates it itself and reports its error.
+#[test]
+fn a_file_the_old_side_only_imported_is_validated_again() {
+    const TWICE: &str = "syntax = \"proto3\";\npackage a;\n\
+                         message Thing { int32 x = 1; int32 y = 1; }\n";
+    let parsed = |path: &str, text: &str| {
+        let source = SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: Arc::from(text),
+        };
+        (source, Arc::new(parse::parse(text)))
+    };
+    let imports = Files(&[("types.proto", TWICE)]);
+    let old = build_parsed_reusing(vec![parsed("user.proto", USER)], &imports, None).unwrap();
+    assert!(old.imports.files.contains_key("types.proto"));
+    let Err(error) = build_parsed_reusing(
+        vec![parsed("user.proto", USER), parsed("types.proto", TWICE)],
+        &NoImports,
+        Some(&old.reuse),
+    ) else {
+        panic!("the new side compares types.proto, whose field number is used twice");
+    };
+    assert_eq!(error.diagnostics.len(), 1);
+    assert!(
+        error.diagnostics[0]
+            .to_string()
+            .contains("already used by field `x`"),
+        "{}",
+        error.diagnostics[0]
+    );
+}
