@@ -500,6 +500,30 @@ pub fn unchanged_files<'a>(
         .map(|(path, _)| path)
         .collect()
 }
+/// The items of `this` whose key no item of `other` has, in order. Most paired parents are
+/// unchanged, so the same keys in the same order are checked first, and short lists are
+/// scanned: only a long list that changed builds a set (a scan per item would be quadratic
+/// on messages with thousands of fields).
+pub fn missing_from<'t, T, K: Eq + std::hash::Hash>(
+    this: &'t [T],
+    other: &'t [T],
+    key: impl Fn(&'t T) -> K + Copy,
+) -> Vec<&'t T> {
+    let same_keys =
+        this.len() == other.len() && this.iter().zip(other).all(|(a, b)| key(a) == key(b));
+    if same_keys {
+        return Vec::new();
+    }
+    if other.len() <= 16 {
+        return this
+            .iter()
+            .filter(|t| !other.iter().any(|o| key(o) == key(t)))
+            .collect();
+    }
+    let keys: ahash::AHashSet<K> = other.iter().map(key).collect();
+    this.iter().filter(|t| !keys.contains(&key(t))).collect()
+}
+
 fn pair_by_key<'a, T>(
     old: &ByName<'a, InFile<'a, T>>,
     new: &ByName<'a, InFile<'a, T>>,

@@ -6,10 +6,7 @@
 //! listed, its fields are not (they come with it); a field is listed when its message is
 //! paired but has no field of that number on the other side.
 
-// ahash: one set per paired parent, over whole schemas.
-use ahash::AHashSet as HashSet;
-
-use super::{Diff, FieldIn, InFile, Index, Pair};
+use super::{missing_from, Diff, FieldIn, InFile, Index, Pair};
 use crate::model::{Enum, EnumValue, File, Message, Method, Oneof, Service};
 
 /// Which side of the diff a [`OneSide`] lists.
@@ -100,60 +97,39 @@ impl<'a> OneSide<'a> {
     fn members(&mut self, diff: &Diff<'a>, side: Side) {
         for pair in diff.message_pairs() {
             let (this, other) = side.this_and_other(pair);
-            let numbers: HashSet<i64> = other.item.fields.iter().map(|f| f.number).collect();
-            self.fields.extend(
-                this.item
-                    .fields
-                    .iter()
-                    .filter(|f| !numbers.contains(&f.number))
-                    .map(|field| FieldIn {
-                        file: this.file,
-                        message: Some(this.item),
-                        field,
-                    }),
-            );
-            let names: HashSet<&str> = other.item.oneofs.iter().map(|o| o.name.as_str()).collect();
-            self.oneofs.extend(
-                this.item
-                    .oneofs
-                    .iter()
-                    .filter(|o| !names.contains(o.name.as_str()))
-                    .map(|oneof| OneofIn {
-                        file: this.file,
-                        message: this.item,
-                        oneof,
-                    }),
-            );
+            let fields = missing_from(&this.item.fields, &other.item.fields, |f| f.number);
+            self.fields.extend(fields.into_iter().map(|field| FieldIn {
+                file: this.file,
+                message: Some(this.item),
+                field,
+            }));
+            let oneofs = missing_from(&this.item.oneofs, &other.item.oneofs, |o| o.name.as_str());
+            self.oneofs.extend(oneofs.into_iter().map(|oneof| OneofIn {
+                file: this.file,
+                message: this.item,
+                oneof,
+            }));
         }
         for pair in diff.enum_pairs() {
             let (this, other) = side.this_and_other(pair);
-            let numbers: HashSet<i64> = other.item.values.iter().map(|v| v.number).collect();
-            self.enum_values.extend(
-                this.item
-                    .values
-                    .iter()
-                    .filter(|v| !numbers.contains(&v.number))
-                    .map(|value| EnumValueIn {
-                        file: this.file,
-                        parent: this.item,
-                        value,
-                    }),
-            );
+            let values = missing_from(&this.item.values, &other.item.values, |v| v.number);
+            self.enum_values
+                .extend(values.into_iter().map(|value| EnumValueIn {
+                    file: this.file,
+                    parent: this.item,
+                    value,
+                }));
         }
         for pair in diff.service_pairs() {
             let (this, other) = side.this_and_other(pair);
-            let names: HashSet<&str> = other.item.methods.iter().map(|m| m.name.as_str()).collect();
-            self.methods.extend(
-                this.item
-                    .methods
-                    .iter()
-                    .filter(|m| !names.contains(m.name.as_str()))
-                    .map(|method| MethodIn {
-                        file: this.file,
-                        service: this.item,
-                        method,
-                    }),
-            );
+            let methods =
+                missing_from(&this.item.methods, &other.item.methods, |m| m.name.as_str());
+            self.methods
+                .extend(methods.into_iter().map(|method| MethodIn {
+                    file: this.file,
+                    service: this.item,
+                    method,
+                }));
         }
     }
 

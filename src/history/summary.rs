@@ -265,8 +265,8 @@ impl Walker<'_> {
     fn field_name(f: &FieldDecl) -> String {
         match f.ty {
             // A group's field is its name in lower case, as protoc names it.
-            TypeRef::Group => f.name.text.to_lowercase(),
-            _ => f.name.text.clone(),
+            TypeRef::Group => f.name.text.as_str().to_lowercase(),
+            _ => f.name.text.to_string(),
         }
     }
 
@@ -316,7 +316,7 @@ impl Walker<'_> {
             match item {
                 EnumItem::Value(v) => element.members.push(Member {
                     number: v.number,
-                    name: v.name.text.clone(),
+                    name: v.name.text.to_string(),
                     ty: String::new(),
                     label: String::new(),
                     span: v.span.into(),

@@ -228,7 +228,7 @@ impl Lower<'_> {
                     message
                         .reserved_names
                         .extend(r.names.iter().map(|n| ReservedName {
-                            name: n.text.clone(),
+                            name: n.text.to_string(),
                             span: n.span,
                         }));
                 }
@@ -248,7 +248,7 @@ impl Lower<'_> {
         apply_options(&mut features, &options.entries);
         let index = message.oneofs.len();
         message.oneofs.push(Oneof {
-            name: decl.name.text.clone(),
+            name: decl.name.text.to_string(),
             span: decl.span,
             name_span: decl.name.span,
             synthetic: false,
@@ -331,9 +331,9 @@ impl Lower<'_> {
             oneof_index.is_some(),
         ));
         let name = if is_group {
-            decl.name.text.to_ascii_lowercase()
+            decl.name.text.as_str().to_ascii_lowercase()
         } else {
-            decl.name.text.clone()
+            decl.name.text.to_string()
         };
         let (mut ty, type_name) = self.field_type(decl, scope, nested);
         let mut label = match written_label {
@@ -582,7 +582,7 @@ impl Lower<'_> {
         let mut features = inherited(parent);
         apply_options(&mut features, &options.entries);
         let mut out = Enum {
-            name: decl.name.text.clone(),
+            name: decl.name.text.to_string(),
             full_name: join(scope, &decl.name.text),
             span: decl.span,
             name_span: decl.name.span,
@@ -595,7 +595,7 @@ impl Lower<'_> {
         for item in &decl.body {
             match item {
                 EnumItem::Value(v) => out.values.push(EnumValue {
-                    name: v.name.text.clone(),
+                    name: v.name.text.to_string(),
                     // Enum values are siblings of their enum (C++ scoping), as in descriptors.
                     full_name: join(scope, &v.name.text),
                     number: v.number,
@@ -614,7 +614,7 @@ impl Lower<'_> {
                         }));
                     out.reserved_names
                         .extend(r.names.iter().map(|n| ReservedName {
-                            name: n.text.clone(),
+                            name: n.text.to_string(),
                             span: n.span,
                         }));
                 }
@@ -639,7 +639,7 @@ impl Lower<'_> {
             .methods
             .iter()
             .map(|m| Method {
-                name: m.name.text.clone(),
+                name: m.name.text.to_string(),
                 full_name: join(&full_name, &m.name.text),
                 span: m.span,
                 name_span: m.name.span,
@@ -656,7 +656,7 @@ impl Lower<'_> {
             })
             .collect();
         Service {
-            name: decl.name.text.clone(),
+            name: decl.name.text.to_string(),
             full_name,
             span: decl.span,
             name_span: decl.name.span,

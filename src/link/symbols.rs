@@ -344,12 +344,12 @@ impl Collector<'_> {
         for f in &decl.fields {
             self.field(scope, f);
             let extension = Extension {
-                extendee: decl.extendee.text.clone(),
+                extendee: decl.extendee.text.to_string(),
                 scope: scope.to_string(),
             };
             let name = match (&f.ty, &f.group_body) {
-                (TypeRef::Group, Some(_)) => f.name.text.to_ascii_lowercase(),
-                _ => f.name.text.clone(),
+                (TypeRef::Group, Some(_)) => f.name.text.as_str().to_ascii_lowercase(),
+                _ => f.name.text.to_string(),
             };
             self.symbols
                 .extensions

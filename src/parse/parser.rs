@@ -6,6 +6,8 @@ use super::ast::*;
 use super::lexer::{self, Token, TokenKind};
 use std::fmt::Display;
 
+use compact_str::CompactString;
+
 use crate::syntax::{FieldType, Label, OptionValue, Span, ENUM_MAX, FIELD_MAX};
 
 /// Deepest nesting of messages/groups/aggregate values accepted.
@@ -196,7 +198,7 @@ impl<'a> Parser<'a> {
     fn ident(&mut self, what: impl Display) -> PResult<Name> {
         let span = self.ident_span(what)?;
         Ok(Name {
-            text: self.text[span.range()].to_string(),
+            text: CompactString::new(&self.text[span.range()]),
             span,
         })
     }
@@ -232,7 +234,7 @@ impl<'a> Parser<'a> {
         // its text as is: one copy.
         let parts = &self.tokens[first..self.pos];
         let text = if parts.windows(2).all(|w| w[0].span.end == w[1].span.start) {
-            self.text[span.range()].to_string()
+            CompactString::new(&self.text[span.range()])
         } else {
             parts.iter().map(|t| &self.text[t.span.range()]).collect()
         };
@@ -846,7 +848,7 @@ impl<'a> Parser<'a> {
             return match FieldType::from_keyword(word) {
                 Some(scalar) => Ok(TypeRef::Scalar(scalar)),
                 None if word == "group" => self.group_type(span),
-                None => Ok(TypeRef::Named(word.to_string())),
+                None => Ok(TypeRef::Named(CompactString::new(word))),
             };
         }
         let name = self.dotted_name("field type", true)?;
@@ -1075,7 +1077,10 @@ impl<'a> Parser<'a> {
                         ));
                     }
                     let (text, span) = self.string_literal("reserved name")?;
-                    names.push(Name { text, span });
+                    names.push(Name {
+                        text: text.into(),
+                        span,
+                    });
                 }
                 if !self.is_symbol(',') {
                     break;

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 use rayon::prelude::*;
 
-use crate::diff::{Diff, FieldPair, Index, Pair};
+use crate::diff::{missing_from, Diff, FieldPair, Index, Pair};
 use crate::finding::{Finding, Location};
 use crate::model::{Enum, File, Message, Service, Span};
 use crate::rules::reserved::reserved_name_literal;
@@ -429,13 +429,7 @@ fn field_deletions(ctx: &Diff) -> Vec<Candidate> {
         if old.is_map_entry {
             continue;
         }
-        // A set: a scan per field would be quadratic on messages with many fields.
-        let new_numbers: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
-        let deleted = old
-            .fields
-            .iter()
-            .filter(|f| !new_numbers.contains(&f.number));
-        for field in deleted {
+        for field in missing_from(&old.fields, &new.fields, |f| f.number) {
             let element = (field.name.as_str(), field.number, field.span);
             out.push(deletion(&DELETED_FIELD, pair, &old.full_name, element));
         }

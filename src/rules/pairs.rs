@@ -175,9 +175,12 @@ fn removed_files<'c, 'a>(ctx: &'c Ctx<'a>) -> impl Iterator<Item = &'a File> + '
 fn removed_fields(ctx: &Ctx, judged: Judged, mut check: impl FnMut(&RemovedField)) {
     for messages in judged.message_pairs() {
         let (new, old) = (messages.new.item, messages.old.item);
-        let kept: HashSet<i64> = new.fields.iter().map(|f| f.number).collect();
+        let removed = crate::diff::missing_from(&old.fields, &new.fields, |f| f.number);
+        if removed.is_empty() {
+            continue;
+        }
         let new_reserved = Reservations::of_message(new);
-        for field in old.fields.iter().filter(|f| !kept.contains(&f.number)) {
+        for field in removed {
             let at = crate::diff::FieldIn {
                 file: messages.old.file,
                 message: Some(old),

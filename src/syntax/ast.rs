@@ -2,12 +2,17 @@
 //! at keeps its byte span. Statement order is kept inside bodies (descriptor order depends on
 //! it, e.g. where a group's or map's synthesized message goes among nested messages).
 
+use compact_str::CompactString;
+
 use super::{Label, OptionValue, Span};
 
 /// A (possibly dotted) name as written, e.g. `foo.Bar` or `.foo.Bar`.
+///
+/// Names are `CompactString`s (they deref to `&str`): up to 24 bytes are stored inline, so
+/// the millions of short identifiers of a large tree cost no allocation each.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Name {
-    pub text: String,
+    pub text: CompactString,
     pub span: Span,
 }
 
@@ -62,7 +67,7 @@ pub struct ImportDecl {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionNamePart {
-    pub name: String,
+    pub name: CompactString,
     /// Written in parentheses: an extension.
     pub is_extension: bool,
     pub span: Span,
@@ -129,7 +134,7 @@ pub enum MessageItem {
 pub enum TypeRef {
     Scalar(super::FieldType),
     /// A message or enum name as written.
-    Named(String),
+    Named(CompactString),
     Map {
         key: Box<TypeRef>,
         key_span: Span,

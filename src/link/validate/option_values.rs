@@ -83,7 +83,7 @@ fn collect(
         let mut fields = Vec::new();
         for item in &decl.body {
             match item {
-                MessageItem::Field(f) => fields.push((f.name.text.clone(), f.ty.clone())),
+                MessageItem::Field(f) => fields.push((f.name.text.to_string(), f.ty.clone())),
                 MessageItem::Enum(e) => {
                     enums.insert(format!("{name}.{}", e.name.text), enum_values(e));
                 }
@@ -103,7 +103,7 @@ fn enum_values(decl: &ast::EnumDecl) -> Vec<String> {
     decl.body
         .iter()
         .filter_map(|item| match item {
-            ast::EnumItem::Value(v) => Some(v.name.text.clone()),
+            ast::EnumItem::Value(v) => Some(v.name.text.to_string()),
             _ => None,
         })
         .collect()
@@ -155,7 +155,7 @@ pub(super) fn builtin_value_problem(
     let mut fields = table().get(&format!("google.protobuf.{options_message}"))?;
     let mut parts = option.name.iter().peekable();
     loop {
-        let field = fields.get(&parts.next()?.name)?;
+        let field = fields.get(parts.next()?.name.as_str())?;
         if parts.peek().is_none() {
             let name = option.canonical_name();
             return value_problem(&field.kind, &option.value, &name)
