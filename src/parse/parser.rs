@@ -776,6 +776,14 @@ impl<'a> Parser<'a> {
             }
         }
         let name = self.ident("field name")?;
+        if ty == TypeRef::Group && !name.text.starts_with(|c: char| c.is_ascii_uppercase()) {
+            // protoc's parser: "Group names must start with a capital letter." (the group's
+            // message is named as written, and its field is the lowercased name).
+            return Err(self.error_at(
+                name.span,
+                "group names must start with a capital letter".into(),
+            ));
+        }
         self.expect_symbol('=', format_args!("after field name `{}`", name.text))?;
         let (number, number_span) = self.field_number()?;
         let options = self.compact_options()?;

@@ -139,6 +139,14 @@ fn missing_semicolon_after_field_number() {
 }
 
 #[test]
+fn group_name_in_lower_case() {
+    assert_eq!(
+        errors("syntax = \"proto2\";\nmessage M {\n  optional group foo = 1 {}\n}\n"),
+        vec!["3:18-3:21 group names must start with a capital letter"]
+    );
+}
+
+#[test]
 fn missing_semicolon_after_options() {
     assert_eq!(
         errors("syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [deprecated = true]\n}\n"),
