@@ -831,7 +831,7 @@ fn edition_2024_features_are_known_from_their_edition_on() {
 
 /// The bundled descriptor.proto (v36.0) declares `extensions 990 to 998` on the options
 /// messages, and `google/protobuf/compiler/plugin.proto` is bundled. (MessageOptions: on
-/// FileOptions, 990 is declared for `pb.file.cpp`, which buf enforces and we do not yet.)
+/// FileOptions, 990 is declared for `pb.file.cpp`: buf enforces it, protoc and we do not.)
 #[test]
 fn current_well_known_types_resolve() {
     let schema = build(&[(
@@ -847,6 +847,24 @@ fn current_well_known_types_resolve() {
         message(file, "M").fields[0].type_name.as_deref(),
         Some("google.protobuf.compiler.CodeGeneratorRequest")
     );
+}
+
+/// protoc's compiled-in descriptor.proto has no extension declarations (they are
+/// source-retention options): protoc 35.1 accepts 991 on FileOptions (undeclared, in the
+/// declared range 990 to 998) and 990 under another name than the declared `.pb.file.cpp`.
+/// buf refuses the second; we follow protoc.
+#[test]
+fn the_bundled_options_messages_check_no_extension_declarations() {
+    let schema = build(&[(
+        "a.proto",
+        "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FileOptions {\n  optional int32 mine = 990;\n  optional int32 other = 991;\n}\n",
+    )]);
+    let numbers: Vec<i64> = schema.files["a.proto"]
+        .extensions
+        .iter()
+        .map(|e| e.number)
+        .collect();
+    assert_eq!(numbers, vec![990, 991]);
 }
 
 /// protoc reads an integer literal beyond 64 bits in a `default` as a double: valid for

@@ -64,6 +64,12 @@ pub fn bundled_parsed(path: &str) -> Option<Bundled> {
     Some((Arc::clone(text), Arc::clone(parsed)))
 }
 
+/// Whether `text` is the bundled copy of `path` itself (not a file of the build that happens
+/// to have the same name or bytes).
+pub(super) fn is_bundled_copy(path: &str, text: &Arc<str>) -> bool {
+    bundled_parsed(path).is_some_and(|(bundled, _)| Arc::ptr_eq(&bundled, text))
+}
+
 /// Every bundled path, in the order of [`bundled`].
 pub const BUNDLED: &[&str] = &[
     "google/protobuf/any.proto",

@@ -27,6 +27,8 @@ pub(in crate::link) struct Types<'a> {
     pub messages: HashMap<&'a str, &'a Message>,
     pub enums: HashMap<&'a str, &'a Enum>,
     pub extensions: HashMap<&'a str, &'a Field>,
+    /// The messages declared by a bundled copy of a well-known file (see [`Types::is_bundled`]).
+    bundled: std::collections::HashSet<&'a str>,
 }
 
 impl<'a> Types<'a> {
@@ -36,6 +38,7 @@ impl<'a> Types<'a> {
             messages: HashMap::new(),
             enums: HashMap::new(),
             extensions: HashMap::new(),
+            bundled: Default::default(),
         };
         types.add(files);
         types
@@ -44,8 +47,12 @@ impl<'a> Types<'a> {
     /// Adds the types of more files (where a name is declared twice, the last one stays).
     pub(in crate::link) fn add(&mut self, files: impl Iterator<Item = &'a File>) {
         for file in files {
+            let bundled = crate::link::wkt::is_bundled_copy(&file.path, &file.text);
             for message in file.all_messages() {
                 self.messages.insert(&message.full_name, message);
+                if bundled {
+                    self.bundled.insert(&message.full_name);
+                }
             }
             for enumeration in file.all_enums() {
                 self.enums.insert(&enumeration.full_name, enumeration);
@@ -60,6 +67,12 @@ impl<'a> Types<'a> {
     fn builtin() -> &'static Types<'static> {
         static BUILTIN: std::sync::OnceLock<Types<'static>> = std::sync::OnceLock::new();
         BUILTIN.get_or_init(|| Types::of(std::iter::once(crate::link::wkt::descriptor_model())))
+    }
+
+    /// Whether the message `full_name` comes from the bundled well-known files (protoc's
+    /// compiled-in descriptors) rather than a file of the build.
+    pub(super) fn is_bundled(&self, full_name: &str) -> bool {
+        self.bundled.contains(full_name) || !self.messages.contains_key(full_name)
     }
 
     /// A message by full name: the build's own, else descriptor.proto's.

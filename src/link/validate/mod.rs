@@ -180,7 +180,14 @@ pub(in crate::link) fn after_lowering(
     let mut errors = custom_options::check(custom, resolver, types, edition);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
-        if let Some(extendee) = extendee.and_then(|name| types.message(name)) {
+        // protoc's compiled-in descriptor.proto has lost its source-retention options, the
+        // extension declarations among them: protoc checks no declaration of the bundled
+        // options messages (buf does; we follow protoc).
+        let declared_in_build = |name: &&str| !types.is_bundled(name);
+        if let Some(extendee) = extendee
+            .filter(declared_in_build)
+            .and_then(|name| types.message(name))
+        {
             errors.extend(extension_declarations::check_extension(extension, extendee));
         }
     }
