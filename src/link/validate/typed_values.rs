@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::message_literals::Literals;
 use crate::model::{Field, FieldType, Message, OptionValue, TypedValue};
-use crate::syntax::literal::{LiteralValue, MessageLiteral};
+use crate::syntax::literal::{LiteralName, LiteralValue, MessageLiteral};
 
 /// The value of an option that sets `field`.
 pub(super) fn option_value<'a>(
@@ -33,6 +33,9 @@ fn message_value<'a>(
 ) -> Option<TypedValue> {
     let mut fields: BTreeMap<String, Vec<TypedValue>> = BTreeMap::new();
     for entry in &literal.fields {
+        if matches!(entry.name, LiteralName::Any { .. }) {
+            return None; // an `Any` expansion: compared as written
+        }
         let field = literals.field(message, entry).ok()?;
         let values = fields.entry(field.full_name.clone()).or_default();
         match &entry.value {
