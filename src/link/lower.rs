@@ -133,6 +133,7 @@ fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Option
                 name: d.canonical_name(),
                 value: d.value.clone(),
                 span: d.span,
+                resolved: Default::default(),
             })
             .collect(),
     }

@@ -101,6 +101,55 @@ pub struct OptionEntry {
     /// Span buf reports for this option: for a statement `option x = y;` the whole statement;
     /// for a compact option `[x = y]` the `x = y` part.
     pub span: Span,
+    /// The value as the build typed it, set where the file's options are checked against
+    /// their declarations (custom options, and options whose value is a message literal);
+    /// empty where that check did not run or the value was not fully known (an `Any`
+    /// expansion, an enum number with no value). Comparisons use it when both sides have it.
+    pub resolved: std::sync::OnceLock<ResolvedOption>,
+}
+
+/// An option resolved against its declaration: the fields its name goes through (full
+/// names, extension first) and its value typed by the last one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedOption {
+    pub path: Vec<String>,
+    pub value: TypedValue,
+}
+
+/// An option's (or a message literal field's) value typed by its field: what protoc would
+/// store, so that two spellings of one value are equal.
+#[derive(Debug, Clone)]
+pub enum TypedValue {
+    Bool(bool),
+    /// Any integer type.
+    Int(i128),
+    /// `float` (rounded to `f32`) or `double`.
+    Float(f64),
+    /// `string` or `bytes`.
+    Bytes(Vec<u8>),
+    /// An enum value: equal by number (an alias or a number is the same value).
+    Enum {
+        number: i64,
+        name: String,
+    },
+    /// A message literal: each field set (full name) with its values in order.
+    Message(std::collections::BTreeMap<String, Vec<TypedValue>>),
+}
+
+impl PartialEq for TypedValue {
+    fn eq(&self, other: &Self) -> bool {
+        use TypedValue::*;
+        match (self, other) {
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) => a == b,
+            // By bits, so that `-0.0` is not `0.0`; NaN equal to NaN.
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            (Bytes(a), Bytes(b)) => a == b,
+            (Enum { number: a, .. }, Enum { number: b, .. }) => a == b,
+            (Message(a), Message(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl Options {

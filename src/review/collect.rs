@@ -709,7 +709,7 @@ impl Collector<'_> {
                     );
                     self.changed_on(Shown::Old, what, (new, at(old.file, o.span)), description);
                 }
-                (Some(n), Some(o)) if !crate::parse::literal::same_value(&n.value, &o.value) => {
+                (Some(n), Some(o)) if !same_option(n, o) => {
                     let description = format!(
                         "option {} {} → {}",
                         code(name),
@@ -834,6 +834,15 @@ impl Collector<'_> {
 
 /// Options by name (the last assignment wins), without the `default` and `json_name`
 /// pseudo-options.
+/// Whether two settings of one option are one value: typed, when the build resolved both;
+/// else as written (`same_value`).
+fn same_option(new: &crate::model::OptionEntry, old: &crate::model::OptionEntry) -> bool {
+    match (new.resolved.get(), old.resolved.get()) {
+        (Some(new), Some(old)) => new == old,
+        _ => crate::parse::literal::same_value(&new.value, &old.value),
+    }
+}
+
 fn by_name(options: &Options) -> BTreeMap<String, &crate::model::OptionEntry> {
     let mut map = BTreeMap::new();
     for entry in &options.entries {

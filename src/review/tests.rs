@@ -183,3 +183,46 @@ fn option_values_compare_as_values() {
         ]
     );
 }
+
+/// Option values compare typed when the build resolved them: an enum value by number or by
+/// name (inside a literal), or by an alias (at top level), is one value; a value whose
+/// field changed type is a change, even written the same.
+#[test]
+fn option_values_compare_typed() {
+    let schema = |types: &str, options: &str| {
+        format!(
+            "syntax = \"proto2\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+             enum K {{ option allow_alias = true; K_A = 0; K_B = 2; K_BEE = 2; }}\n\
+             message O {{ optional K k = 1; }}\n\
+             extend google.protobuf.MessageOptions {{\n  optional O lit = 50001;\n  optional K ke = 50002;\n{types}\n}}\n\
+             message M {{\n{options}\n}}\n"
+        )
+    };
+    let types = "  optional int32 n = 50003;\n  optional float f = 50004;";
+    let old = schema(
+        types,
+        "  option (lit) = { k: 2 };\n  option (ke) = K_B;\n  option (n) = 1;\n  option (f) = 1;",
+    );
+    let same = schema(
+        types,
+        "  option (lit) = { k: K_B };\n  option (ke) = K_BEE;\n  option (n) = 1;\n  option (f) = 1.0;",
+    );
+    assert_eq!(
+        lines(&old, &same),
+        ["a.proto:1 patch changed file a.proto: text changed, no element did (formatting or comments)"]
+    );
+    let changed = schema(
+        "  optional double n = 50003;\n  optional string f = 50004;",
+        "  option (lit) = { k: K_A };\n  option (ke) = K_BEE;\n  option (n) = 1.0;\n  option (f) = \"1\";",
+    );
+    assert_eq!(
+        lines(&old, &changed),
+        [
+            "a.proto:9 minor changed extension p.n: type `int32` → `double`",
+            "a.proto:10 minor changed extension p.f: type `float` → `string`",
+            "a.proto:13 patch changed option p.M: option `(lit)` `{ k: 2 }` → `{ k: K_A }`",
+            "a.proto:15 patch changed option p.M: option `(n)` `1` → `1`",
+            "a.proto:16 patch changed option p.M: option `(f)` `1` → `\"1\"`",
+        ]
+    );
+}

@@ -12,9 +12,12 @@ use super::feature_lifetimes;
 use super::message_literals::{self, Literals, SetField};
 use super::option_names::ElementOptions;
 use super::option_values::{self, Kind};
+use super::typed_values;
 use crate::link::resolve::Resolver;
 use crate::link::symbols::SymKind;
-use crate::model::{Enum, EnumValue, Field, FieldType, File, Label, Message, OptionValue, Span};
+use crate::model::{
+    Enum, EnumValue, Field, FieldType, File, Label, Message, OptionValue, ResolvedOption, Span,
+};
 use crate::syntax::ast::{OptionDecl, OptionNamePart};
 
 type Errors = Vec<(Span, String)>;
@@ -149,13 +152,18 @@ pub(super) struct Set {
     pub fields: HashMap<String, Set>,
 }
 
+/// An option's resolved value, by the span and canonical name of its declaration (which
+/// are its model entry's).
+pub(super) type Resolved = ((Span, String), ResolvedOption);
+
 /// Every problem with the custom options (and built-in options handed on with them) of one
-/// file's elements.
+/// file's elements; the value of each option found right is added to `resolved`.
 pub(in crate::link) fn check(
     elements: &[ElementOptions],
     resolver: &Resolver,
     types: &Types,
     edition: Option<&str>,
+    resolved: &mut Vec<Resolved>,
 ) -> Errors {
     let mut errors = Vec::new();
     if resolver.visible.missing {
@@ -212,9 +220,15 @@ pub(in crate::link) fn check(
             } else {
                 insert_path(&mut set, &path)
             };
-            if !checked_before {
-                errors.extend(value_problem(option, last, node, &literals));
+            let problems = if checked_before {
+                Vec::new()
+            } else {
+                value_problem(option, last, node, &literals)
+            };
+            if problems.is_empty() {
+                resolved.extend(resolve(option, &path, &literals));
             }
+            errors.extend(problems);
             let from_literals = std::mem::take(&mut *literals.set.borrow_mut());
             if let (Some(edition), true) = (edition, is_features(root)) {
                 let set = features_named(option, &path, types).chain(from_literals);
@@ -237,6 +251,21 @@ pub(in crate::link) fn check(
         }
     }
     errors
+}
+
+/// The option's field path by full names and its value typed by the last field.
+fn resolve<'a>(
+    option: &OptionDecl,
+    path: &[&'a Field],
+    literals: &Literals<'a>,
+) -> Option<Resolved> {
+    let last = path.last()?;
+    let value = typed_values::option_value(&option.value, last, literals)?;
+    let path = path.iter().map(|f| f.full_name.clone()).collect();
+    Some((
+        (option.span, option.canonical_name()),
+        ResolvedOption { path, value },
+    ))
 }
 
 /// The fields an option's name goes through, from its extension to the field it sets.

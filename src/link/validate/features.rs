@@ -22,6 +22,7 @@ pub(super) fn spelled_out(options: &Options) -> Vec<OptionEntry> {
             name: format!("features.{key}"),
             value: OptionValue::Ident(value),
             span: entry.span,
+            resolved: Default::default(),
         }));
     }
     entries

@@ -67,7 +67,7 @@ impl<'a> Literals<'a> {
 
     /// The field an entry names. protoc: `Message type "Opt" has no field named "b".` and
     /// `Extension "c.i" is not defined or is not an extension of "foo.bar.a".`
-    fn field(
+    pub(super) fn field(
         &self,
         message: &'a Message,
         entry: &LiteralField,

@@ -20,6 +20,7 @@ mod options_twice;
 pub(super) mod proto3;
 mod ranges;
 pub(super) mod references;
+mod typed_values;
 pub(super) mod written;
 
 use std::collections::{HashMap, HashSet};
@@ -177,7 +178,9 @@ pub(in crate::link) fn after_lowering(
         Syntax::Editions(edition) => Some(edition.as_str()),
         _ => None,
     };
-    let mut errors = custom_options::check(custom, resolver, types, edition);
+    let mut resolved = Vec::new();
+    let mut errors = custom_options::check(custom, resolver, types, edition, &mut resolved);
+    keep_resolved(file, resolved);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
         // protoc's compiled-in descriptor.proto has lost its source-retention options, the
@@ -192,6 +195,46 @@ pub(in crate::link) fn after_lowering(
         }
     }
     errors
+}
+
+/// Stores each resolved value in its option's model entry (the same span and name).
+fn keep_resolved(file: &File, resolved: Vec<custom_options::Resolved>) {
+    if resolved.is_empty() {
+        return;
+    }
+    let mut by_key: std::collections::HashMap<_, _> = resolved.into_iter().collect();
+    let mut keep = |options: &crate::model::Options| {
+        for entry in &options.entries {
+            if let Some(value) = by_key.remove(&(entry.span, entry.name.clone())) {
+                let _ = entry.resolved.set(value);
+            }
+        }
+    };
+    keep(&file.options);
+    for message in file.all_messages() {
+        keep(&message.options);
+        for field in message.fields.iter().chain(&message.extensions) {
+            keep(&field.options);
+        }
+        for oneof in &message.oneofs {
+            keep(&oneof.options);
+        }
+    }
+    for field in &file.extensions {
+        keep(&field.options);
+    }
+    for enumeration in file.all_enums() {
+        keep(&enumeration.options);
+        for value in &enumeration.values {
+            keep(&value.options);
+        }
+    }
+    for service in &file.services {
+        keep(&service.options);
+        for method in &service.methods {
+            keep(&method.options);
+        }
+    }
 }
 
 /// Every problem found in `file`, as (span, message).
