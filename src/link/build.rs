@@ -311,31 +311,12 @@ fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {
 
 /// The units grouped by level of the import graph, lowest first: a file with no import is at
 /// level 0, any other one level above the highest of its imports. Each unit keeps its
-/// index. The graph has no cycle (refused before lowering).
+/// index.
 fn by_level(units: Vec<Unit>) -> (Vec<Vec<(usize, Unit)>>, Vec<usize>) {
     let mut level: Vec<Option<usize>> = vec![None; units.len()];
-    for root in 0..units.len() {
-        // Explicit stack: a long import chain must not overflow the call stack.
-        let mut stack = vec![root];
-        while let Some(&i) = stack.last() {
-            if level[i].is_some() {
-                stack.pop();
-                continue;
-            }
-            let pending: Vec<usize> = units[i]
-                .imports
-                .iter()
-                .copied()
-                .filter(|&j| level[j].is_none())
-                .collect();
-            if pending.is_empty() {
-                let below = units[i].imports.iter().filter_map(|&j| level[j]).max();
-                level[i] = Some(below.map_or(0, |l| l + 1));
-                stack.pop();
-            } else {
-                stack.extend(pending);
-            }
-        }
+    for i in super::imports::imports_first(&units) {
+        let below = units[i].imports.iter().filter_map(|&j| level[j]).max();
+        level[i] = Some(below.map_or(0, |l| l + 1));
     }
     let mut levels: Vec<Vec<(usize, Unit)>> = Vec::new();
     for (index, unit) in units.into_iter().enumerate() {

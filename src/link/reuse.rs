@@ -109,33 +109,13 @@ fn import_paths(units: &[Unit], unit: &Unit) -> Vec<String> {
 
 /// For each unit, the old side's model when the unit and its whole import closure are the
 /// same there (see the module documentation), else `None`. The first `compared` units are
-/// validated, so they take only validated files. The import graph has no cycle (the build
-/// refuses one before lowering).
+/// validated, so they take only validated files.
 pub(super) fn reusable(units: &[Unit], compared: usize, old: &Reuse) -> Vec<Option<Arc<File>>> {
-    // same[i]: unit i and its closure are the same at both sides. Computed imports first,
-    // with an explicit stack (a long import chain must not overflow the call stack).
+    // same[i]: unit i and its closure are the same at both sides, imports first.
     let mut same: Vec<Option<bool>> = vec![None; units.len()];
-    for root in 0..units.len() {
-        let mut stack = vec![root];
-        while let Some(&i) = stack.last() {
-            if same[i].is_some() {
-                stack.pop();
-                continue;
-            }
-            let pending: Vec<usize> = units[i]
-                .imports
-                .iter()
-                .copied()
-                .filter(|&j| same[j].is_none())
-                .collect();
-            if pending.is_empty() {
-                let imports_same = units[i].imports.iter().all(|&j| same[j] == Some(true));
-                same[i] = Some(imports_same && same_file(units, i, old));
-                stack.pop();
-            } else {
-                stack.extend(pending);
-            }
-        }
+    for i in super::imports::imports_first(units) {
+        let imports_same = units[i].imports.iter().all(|&j| same[j] == Some(true));
+        same[i] = Some(imports_same && same_file(units, i, old));
     }
     units
         .iter()
