@@ -23,25 +23,36 @@ const SCHEMA: &str =
 const FINGERPRINT_KEY: &str = "protocompat/v1";
 
 pub fn render(findings: &[Finding], ctx: &Context) -> String {
+    let rules = RULES.iter().map(|r| rule(r, ctx)).collect::<Vec<_>>();
+    pretty(&json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": driver(Some(rules)) },
+            "results": results(findings, ctx),
+        }],
+    }))
+}
+
+/// The tool's description, with the rules when the run checked anything.
+fn driver(rules: Option<Vec<Value>>) -> Value {
     let mut driver = json!({
         "name": "protocompat",
         "version": env!("CARGO_PKG_VERSION"),
         "semanticVersion": env!("CARGO_PKG_VERSION"),
-        "rules": RULES.iter().map(|r| rule(r, ctx)).collect::<Vec<_>>(),
     });
+    if let Some(rules) = rules {
+        driver["rules"] = json!(rules);
+    }
     if let Some(uri) = information_uri() {
         driver["informationUri"] = json!(uri);
     }
-    let log = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": driver },
-            "results": results(findings, ctx),
-        }],
-    });
+    driver
+}
+
+fn pretty(log: &Value) -> String {
     // Serializing a serde_json::Value cannot fail.
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    let mut out = serde_json::to_string_pretty(log).unwrap_or_default();
     out.push('\n');
     out
 }
@@ -49,29 +60,18 @@ pub fn render(findings: &[Finding], ctx: &Context) -> String {
 /// A run that could not check anything: no results, and the errors as the invocation's
 /// tool notifications (code scanning shows them as the tool's errors).
 pub(super) fn render_failed_run(notifications: Vec<Value>) -> String {
-    let mut driver = json!({
-        "name": "protocompat",
-        "version": env!("CARGO_PKG_VERSION"),
-        "semanticVersion": env!("CARGO_PKG_VERSION"),
-    });
-    if let Some(uri) = information_uri() {
-        driver["informationUri"] = json!(uri);
-    }
-    let log = json!({
+    pretty(&json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": { "driver": driver },
+            "tool": { "driver": driver(None) },
             "invocations": [{
                 "executionSuccessful": false,
                 "toolExecutionNotifications": notifications,
             }],
             "results": [],
         }],
-    });
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
-    out.push('\n');
-    out
+    }))
 }
 
 /// The project's home from Cargo.toml (`repository`, else `homepage`), when set.
