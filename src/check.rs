@@ -44,6 +44,11 @@ pub struct CheckOptions {
     /// Also list every change between the sides, breaking or not (`review`), from the diff
     /// the rules read: [`Outcome::changes`].
     pub list_changes: bool,
+    /// Build only the files that can give a finding or an error, when the repository's
+    /// cache (`<git dir>/protocompat/narrow.bin`) knows the others built clean: the same
+    /// output as building everything (see `engine::narrow`). Ignored with
+    /// [`CheckOptions::list_changes`], and when `PROTOCOMPAT_FULL_BUILD` is set.
+    pub narrow: bool,
 }
 
 impl CheckOptions {
@@ -137,6 +142,10 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
     let mut compared = Vec::new();
     let mut modules = Vec::new();
     let mut changes = Vec::new();
+    let narrowing = (opts.narrow && !opts.list_changes)
+        .then(|| source::git_dir(&opts.request()))
+        .flatten()
+        .and_then(engine::Narrowing::open);
     for (new_module, old_module) in pairs {
         let mut module_warnings = Vec::new();
         let result = check_module(
@@ -144,9 +153,13 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
             (&old, &resolved.old_layout, old_module),
             &selections[new_module],
             (opts, &resolved.deps),
-            loader,
+            (loader, narrowing.as_ref()),
             &mut module_warnings,
-        )?;
+        );
+        if let Some(narrowing) = &narrowing {
+            narrowing.save();
+        }
+        let result = result?;
         warnings.extend(module_warnings);
         findings.extend(result.findings);
         silenced.extend(result.ignored);
@@ -234,7 +247,7 @@ fn check_module(
     (old, old_layout, old_module): (&Snapshot, &Layout, usize),
     selection: &Selection,
     (opts, deps): (&CheckOptions, &[String]),
-    shared: Option<&engine::Loader>,
+    (shared, narrowing): (Option<&engine::Loader>, Option<&engine::Narrowing>),
     warnings: &mut Vec<Report>,
 ) -> Result<ModuleResult, Error> {
     let filter = opts.filter();
@@ -244,17 +257,20 @@ fn check_module(
     // soon as both sides have lowered it; a shared one keeps them for the next check.
     let own = shared.is_none().then(engine::Loader::new);
     let loader = shared.or(own.as_ref()).expect("a loader");
-    let new_files = loader.collect(new, new_layout, new_module, &filter);
-    let old_files = match (&new_files, opts.limit_to_input_files) {
-        (Ok(new_files), true) => {
-            collect_limited(loader, old, (old_layout, old_module), new_files, &filter)
-        }
-        _ => loader.collect(old, old_layout, old_module, &filter),
-    };
+    let sides = engine::collect_sides(
+        loader,
+        (new, new_layout, new_module),
+        (old, old_layout, old_module),
+        &filter,
+        opts.limit_to_input_files,
+        narrowing,
+    );
     drop(own);
-    let (mut new_files, mut old_files) = both(new_files, old_files)?;
-    // Files without a blob id (a directory on disk) are shared by their bytes.
-    engine::share_identical(&mut new_files, &mut old_files);
+    let engine::Sides {
+        new: mut new_files,
+        old: mut old_files,
+        planned,
+    } = sides?;
 
     // The old side first (each build uses every core): the new side then takes the old
     // side's model of each file unchanged with all it imports, instead of lowering it again.
@@ -280,6 +296,9 @@ fn check_module(
         (opts.allow_missing_imports, deps),
         warnings,
     )?;
+    if let Some(narrowing) = narrowing {
+        narrowing.record(planned);
+    }
 
     let compared_builds = Compared {
         old: engine::Build::whole(old_built.schema, old_built.imports),
@@ -364,27 +383,6 @@ fn check_module(
     })
 }
 
-/// The old side's files that the new side has (`--limit-to-input-files`).
-fn collect_limited(
-    loader: &engine::Loader,
-    old: &Snapshot,
-    (layout, module): (&Layout, usize),
-    new_files: &engine::Collected,
-    filter: &PathFilter,
-) -> Result<engine::Collected, Report> {
-    // An empty list means "every file"; a path no file can have means "none".
-    const NO_FILE: &str = "\0";
-    let mut paths = new_files.compared.clone();
-    if paths.is_empty() {
-        paths.push(NO_FILE.to_string());
-    }
-    let limited = PathFilter {
-        paths: &paths,
-        exclude_paths: filter.exclude_paths,
-    };
-    loader.collect(old, layout, module, &limited)
-}
-
 /// What one module's check gives.
 struct ModuleResult {
     findings: Vec<Finding>,
@@ -410,24 +408,15 @@ fn texts(side: &Collected, external: &HashMap<String, String>) -> HashMap<String
         .collect()
 }
 
-/// Paths compared on either side.
+/// Paths compared on either side (also those a narrowed build did not read).
 fn files_checked(old: &Collected, new: &Collected) -> usize {
     let paths: std::collections::HashSet<&str> = old
-        .files
+        .listed
         .iter()
-        .chain(&new.files)
-        .map(|f| f.path.as_str())
+        .chain(&new.listed)
+        .map(String::as_str)
         .collect();
     paths.len()
-}
-
-fn both<A, B>(a: Result<A, Report>, b: Result<B, Report>) -> Result<(A, B), Error> {
-    match (a, b) {
-        (Ok(a), Ok(b)) => Ok((a, b)),
-        (a, b) => Err(Error {
-            diagnostics: [a.err(), b.err()].into_iter().flatten().collect(),
-        }),
-    }
 }
 
 /// A schema path as a path relative to ROOT.

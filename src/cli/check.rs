@@ -171,6 +171,9 @@ impl SourceArgs {
             allow_missing_imports: self.allow_missing_imports,
             limit_to_input_files: self.limit_to_input_files,
             list_changes: false,
+            // Same output as the full build (`engine::narrow`); PROTOCOMPAT_FULL_BUILD=1
+            // turns it off.
+            narrow: true,
         }
     }
 }

@@ -139,6 +139,19 @@ impl Loader {
         collected
     }
 
+    /// As [`Loader::collect`], for files already listed ([`list`]): only those whose path
+    /// relative to their root is in `only`, when given.
+    pub fn read(
+        &self,
+        listing: &Listing,
+        only: Option<&std::collections::HashSet<String>>,
+    ) -> Result<Collected, Report> {
+        self.cache.start_load();
+        let collected = read_listed(listing, only, Some(&self.cache));
+        self.cache.finish_load();
+        collected
+    }
+
     /// What the cache did so far.
     pub fn stats(&self) -> CacheStats {
         self.cache.stats()
@@ -271,12 +284,15 @@ pub struct Collected {
     /// `files`): equal ids on both sides mean byte-identical files.
     pub blobs: Vec<Option<BlobId>>,
     /// Each file's syntax tree, when a [`Loader`]'s cache had it (same order as `files`).
-    trees: Vec<Option<Arc<ParsedFile>>>,
+    pub(super) trees: Vec<Option<Arc<ParsedFile>>>,
     pub resolver: TreeResolver,
     /// Path relative to its root -> path relative to ROOT.
     pub external: HashMap<String, String>,
-    /// The compared files, as paths relative to ROOT.
+    /// The compared files, as paths relative to ROOT: every one listed, also those a
+    /// narrowed build did not read.
     pub compared: Vec<String>,
+    /// The same files, as paths relative to their root.
+    pub listed: Vec<String>,
 }
 
 /// Reads a side's compared files (filtered by the layout and `--path`/`--exclude-path`).
@@ -296,6 +312,44 @@ fn collect_with(
     filter: &PathFilter,
     cache: Option<&ParseCache>,
 ) -> Result<Collected, Report> {
+    let listing = list(side, layout, module, filter)?;
+    read_listed(&listing, None, cache)
+}
+
+/// A side's compared files as listed, before any is read: what the narrowed build plans
+/// from (`super::narrow`), then [`read_listed`] reads.
+pub struct Listing {
+    /// (path relative to its root, path relative to ROOT), in listing order.
+    pub(super) chosen: Vec<(String, String)>,
+    pub(super) tree: Arc<dyn crate::source::Tree>,
+    /// Where imports outside the compared files are looked for, in order.
+    pub(super) roots: Vec<SearchRoot>,
+    /// Path relative to its root -> path relative to ROOT (every file listed, compared
+    /// or not).
+    pub(super) external: HashMap<String, String>,
+}
+
+impl Listing {
+    /// The compared files, as paths relative to ROOT.
+    pub fn compared(&self) -> Vec<String> {
+        self.chosen.iter().map(|(_, ext)| ext.clone()).collect()
+    }
+
+    /// Keeps only the compared files whose path relative to ROOT is in `paths` (buf's
+    /// `--limit-to-input-files`).
+    pub fn limit_to(&mut self, paths: &std::collections::HashSet<String>) {
+        self.chosen.retain(|(_, ext)| paths.contains(ext));
+    }
+}
+
+/// Lists a side's compared files (filtered by the layout and `--path`/`--exclude-path`)
+/// and where its imports are looked for, reading no file.
+pub fn list(
+    side: &Snapshot,
+    layout: &Layout,
+    module: usize,
+    filter: &PathFilter,
+) -> Result<Listing, Report> {
     let this = &layout.modules[module];
     let label = side.root.label().to_string();
     let paths: Vec<String> = filter.paths.iter().map(|p| normalize(p)).collect();
@@ -332,13 +386,66 @@ fn collect_with(
         }
     }
 
+    // Imports resolve in this module's roots first, then in the workspace's other modules.
+    let module_roots = this.roots.iter().chain(
+        layout
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != module)
+            .flat_map(|(_, m)| &m.roots),
+    );
+    let mut roots: Vec<SearchRoot> = module_roots
+        .map(|r| SearchRoot {
+            tree: side.root.clone(),
+            dir: r.clone(),
+        })
+        .collect();
+    roots.extend(side.includes.iter().map(|t| SearchRoot {
+        tree: t.clone(),
+        dir: String::new(),
+    }));
+    Ok(Listing {
+        chosen,
+        tree: side.root.clone(),
+        roots,
+        external,
+    })
+}
+
+/// Reads the listed files (only those whose path relative to their root is in `only`, when
+/// given: the narrowed build's), through the cache when there is one.
+pub(super) fn read_listed(
+    listing: &Listing,
+    only: Option<&std::collections::HashSet<String>>,
+    cache: Option<&ParseCache>,
+) -> Result<Collected, Report> {
+    let Listing {
+        chosen,
+        tree,
+        roots,
+        external,
+    } = listing;
+    let roots = roots
+        .iter()
+        .map(|r| SearchRoot {
+            tree: r.tree.clone(),
+            dir: r.dir.clone(),
+        })
+        .collect();
+    let external = external.clone();
+    let label = tree.label().to_string();
     let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
-    let tree = &side.root;
+    let listed = chosen.iter().map(|(rel, _)| rel.clone()).collect();
     let read = |ext: &str| {
         tree.read(ext)?
             .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))
     };
-    let read: Vec<(SourceFile, Option<BlobId>, Option<Arc<ParsedFile>>)> = chosen
+    let kept: Vec<&(String, String)> = chosen
+        .iter()
+        .filter(|(rel, _)| only.is_none_or(|only| only.contains(rel)))
+        .collect();
+    let read: Vec<(SourceFile, Option<BlobId>, Option<Arc<ParsedFile>>)> = kept
         .par_iter()
         .map(|(rel, ext)| {
             let blob = tree.blob_id(ext);
@@ -366,26 +473,6 @@ fn collect_with(
         blobs.push(blob);
         trees.push(parsed);
     }
-
-    // Imports resolve in this module's roots first, then in the workspace's other modules.
-    let module_roots = this.roots.iter().chain(
-        layout
-            .modules
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != module)
-            .flat_map(|(_, m)| &m.roots),
-    );
-    let mut roots: Vec<SearchRoot> = module_roots
-        .map(|r| SearchRoot {
-            tree: side.root.clone(),
-            dir: r.clone(),
-        })
-        .collect();
-    roots.extend(side.includes.iter().map(|t| SearchRoot {
-        tree: t.clone(),
-        dir: String::new(),
-    }));
     Ok(Collected {
         files,
         blobs,
@@ -393,6 +480,7 @@ fn collect_with(
         resolver: TreeResolver { roots },
         external,
         compared,
+        listed,
     })
 }
 

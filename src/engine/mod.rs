@@ -5,15 +5,20 @@
 //! (an editor's language server, `audit` walking history) calls these as `check` does.
 
 mod cache;
+mod clean_cache;
+pub mod header;
 mod load;
 mod modules;
+pub mod narrow;
+mod sides;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, build_reusing, collect, load, share_identical, unresolved_imports, Collected, Loaded,
-    Loader, PathFilter,
+    build, build_reusing, collect, list, load, share_identical, unresolved_imports, Collected,
+    Listing, Loaded, Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};
+pub use sides::{collect_sides, Narrowing, Planned, Sides};
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;

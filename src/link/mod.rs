@@ -22,6 +22,8 @@ pub use input::{ImportResolver, NoImports, SourceFile};
 /// A float as protoc prints it in descriptors (`1e+20`, `0.1`, `inf`).
 pub use lower::protoc_float;
 pub use reuse::Reuse;
+/// The text of a bundled well-known type, by import path.
+pub use wkt::bundled as bundled_well_known_type;
 /// The import paths resolved from the well-known types bundled in the binary.
 pub use wkt::BUNDLED as BUNDLED_WELL_KNOWN_TYPES;
 

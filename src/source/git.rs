@@ -127,6 +127,11 @@ impl Repo {
         self.handles.take()
     }
 
+    /// The git directory (`.git`, or the bare repository itself).
+    pub fn git_dir(&self) -> &Path {
+        &self.handles.git_dir
+    }
+
     /// The working directory, `None` for a bare repository.
     pub fn workdir(&self) -> Option<&Path> {
         self.workdir.as_deref()

@@ -68,6 +68,18 @@ impl Snapshot {
     }
 }
 
+/// The git directory both sides are read from, when both are revisions or the index (a
+/// directory or an image on either side has no blob ids to key a cache by).
+pub fn git_dir(opts: &Request) -> Option<PathBuf> {
+    let on_disk = opts.against_is_dir() || opts.against_is_image() || opts.root_is_image();
+    if on_disk {
+        return None;
+    }
+    open_repo(opts)
+        .ok()
+        .map(|repo| repo.git_dir().to_path_buf())
+}
+
 /// Opens both sides of a comparison: (new, old).
 pub fn open_sides(
     opts: &Request,
