@@ -137,6 +137,8 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         old_is_dir: opts.request().against_is_dir(),
         old: HashMap::new(),
         new: HashMap::new(),
+        old_blobs: HashMap::new(),
+        new_blobs: HashMap::new(),
     };
     let mut files_checked = 0;
     let mut compared = Vec::new();
@@ -166,6 +168,8 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         groups.extend(result.groups);
         sources.old.extend(result.old_texts);
         sources.new.extend(result.new_texts);
+        sources.old_blobs.extend(blobs(&result.old_files));
+        sources.new_blobs.extend(blobs(&result.new_files));
         files_checked += result.files_checked;
         compared.extend(result.compared);
         modules.push(result.compared_builds);
@@ -371,6 +375,8 @@ fn check_module(
         groups,
         old_texts: texts(&old_files, old_external),
         new_texts: texts(&new_files, new_external),
+        old_files: listed(&old_files),
+        new_files: listed(&new_files),
         files_checked: files_checked(&old_files, &new_files),
         compared: old_files
             .compared
@@ -390,6 +396,9 @@ struct ModuleResult {
     groups: Vec<Group>,
     old_texts: HashMap<String, SourceText>,
     new_texts: HashMap<String, SourceText>,
+    /// Every compared file (path relative to ROOT) with its blob id, when known.
+    old_files: Vec<(String, Option<source::BlobId>)>,
+    new_files: Vec<(String, Option<source::BlobId>)>,
     files_checked: usize,
     /// Paths relative to ROOT compared on either side.
     compared: Vec<String>,
@@ -406,6 +415,24 @@ fn texts(side: &Collected, external: &HashMap<String, String>) -> HashMap<String
             (path.clone(), SourceText::new(f.text.clone()))
         })
         .collect()
+}
+
+/// Every compared file of a side (path relative to ROOT) with its blob id, when known.
+fn listed(side: &Collected) -> Vec<(String, Option<source::BlobId>)> {
+    side.compared
+        .iter()
+        .cloned()
+        .zip(side.listed_blobs.iter().copied())
+        .collect()
+}
+
+/// The known blob ids of [`listed`] files.
+fn blobs(
+    files: &[(String, Option<source::BlobId>)],
+) -> impl Iterator<Item = (String, source::BlobId)> + '_ {
+    files
+        .iter()
+        .filter_map(|(path, blob)| Some((path.clone(), (*blob)?)))
 }
 
 /// Paths compared on either side (also those a narrowed build did not read).

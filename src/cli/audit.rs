@@ -490,6 +490,7 @@ fn text(
             old: HashMap::new(),
             new: HashMap::new(),
             old_is_dir: false,
+            ..Sources::default()
         };
         if let (Some(o), Some(loc)) = (old, &f.previous) {
             if let Some(t) = texts.get(o.at.blob) {
@@ -919,22 +920,37 @@ pub fn add_history_findings(
     old_is_audited: bool,
     outcome: &mut protocompat::Outcome,
 ) -> Result<(), ExitCode> {
-    // The check read the old side too: a file with the same text there is unchanged since
-    // the audited revision, unless that side is another revision (`--merge-base`).
+    // The check read the old side too: a file with the same blob (or text) there is
+    // unchanged since the audited revision, unless that side is another revision
+    // (`--merge-base`). A narrowed check did not read the files it left out: those are
+    // listed by blob id alone, and read from the repository only if the audit needs them.
     let sources = &outcome.sources;
-    let files: Vec<history::NewFile> = sources
-        .new
-        .iter()
-        .map(|(path, text)| history::NewFile {
-            path: path.clone(),
-            text: text.text(),
-            unchanged: old_is_audited
-                && sources
+    let same_blob = |path: &str| {
+        let new = sources.new_blobs.get(path);
+        new.is_some() && new == sources.old_blobs.get(path)
+    };
+    let read = sources.new.iter().map(|(path, text)| history::NewFile {
+        path: path.clone(),
+        text: Some(text.text()),
+        blob: sources.new_blobs.get(path).copied(),
+        unchanged: old_is_audited
+            && (same_blob(path)
+                || sources
                     .old
                     .get(path)
-                    .is_some_and(|old| old.text() == text.text()),
-        })
-        .collect();
+                    .is_some_and(|old| old.text() == text.text())),
+    });
+    let unread = sources
+        .new_blobs
+        .iter()
+        .filter(|(path, _)| !sources.new.contains_key(*path))
+        .map(|(path, blob)| history::NewFile {
+            path: path.clone(),
+            text: None,
+            blob: Some(*blob),
+            unchanged: old_is_audited && same_blob(path),
+        });
+    let files: Vec<history::NewFile> = read.chain(unread).collect();
     let label = new_side_words(&outcome.sources.new_label);
     let (history, found) = reported(history::judge_new_side(opts, &files, &label))?;
     for f in &found {

@@ -293,6 +293,8 @@ pub struct Collected {
     pub compared: Vec<String>,
     /// The same files, as paths relative to their root.
     pub listed: Vec<String>,
+    /// Their blob ids, when the tree knows them without reading (same order).
+    pub listed_blobs: Vec<Option<BlobId>>,
 }
 
 /// Reads a side's compared files (filtered by the layout and `--path`/`--exclude-path`).
@@ -437,6 +439,7 @@ pub(super) fn read_listed(
     let label = tree.label().to_string();
     let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
     let listed = chosen.iter().map(|(rel, _)| rel.clone()).collect();
+    let listed_blobs = chosen.iter().map(|(_, ext)| tree.blob_id(ext)).collect();
     let read = |ext: &str| {
         tree.read(ext)?
             .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))
@@ -481,6 +484,7 @@ pub(super) fn read_listed(
         external,
         compared,
         listed,
+        listed_blobs,
     })
 }
 

@@ -203,6 +203,10 @@ pub struct Sources {
     pub old_is_dir: bool,
     pub old: HashMap<String, SourceText>,
     pub new: HashMap<String, SourceText>,
+    /// The blob id of every compared file whose tree knows it, per side and by the same
+    /// paths: also the files a narrowed build did not read (so have no text above).
+    pub old_blobs: HashMap<String, crate::source::BlobId>,
+    pub new_blobs: HashMap<String, crate::source::BlobId>,
 }
 
 /// Facts about the check shown in the text summary.

@@ -163,7 +163,11 @@ impl History {
 pub struct NewFile<'a> {
     /// Relative to ROOT.
     pub path: String,
-    pub text: &'a str,
+    /// `None` when the check did not read the file (a narrowed build leaves out files
+    /// unchanged since the old side): read from the repository by `blob` if needed.
+    pub text: Option<&'a str>,
+    /// The file's blob id, when the check knows it (else its text is hashed).
+    pub blob: Option<Oid>,
     /// The check found the same text at the audited revision: nothing to hash or summarise.
     pub unchanged: bool,
 }
@@ -174,6 +178,7 @@ pub struct NewFile<'a> {
 fn new_side_changes(
     tip: impl Iterator<Item = (Arc<str>, Oid)>,
     files: &[NewFile],
+    repo: Option<&Repository>,
 ) -> Vec<(Arc<str>, Option<ledger::FileVersion>)> {
     let current: HashMap<Arc<str>, Oid> = tip.collect();
     let mut changes = Vec::new();
@@ -181,6 +186,7 @@ fn new_side_changes(
     for NewFile {
         path,
         text,
+        blob,
         unchanged,
     } in files
     {
@@ -188,13 +194,18 @@ fn new_side_changes(
             seen.insert(path.as_str());
             continue;
         }
-        let blob = Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
-            .unwrap_or_else(|_| Oid::zero());
+        let blob = blob.unwrap_or_else(|| {
+            let bytes = text.unwrap_or_default().as_bytes();
+            Oid::hash_object(git2::ObjectType::Blob, bytes).unwrap_or_else(|_| Oid::zero())
+        });
         seen.insert(path.as_str());
         if current.get(path.as_str()) == Some(&blob) {
             continue;
         }
-        let summary = summary::summarize(path, text);
+        let summary = match text {
+            Some(text) => summary::summarize(path, text),
+            None => summarize_blob(repo, blob, path),
+        };
         if summary.error.is_none() {
             changes.push((Arc::from(path.as_str()), Some((blob, Arc::new(summary)))));
         }
@@ -219,7 +230,21 @@ pub fn judge_new_side(
 ) -> Result<(History, Vec<HistoryFinding>), Error> {
     let (mut history, changes) = build_for(opts, Some(files))?;
     let changes = changes.unwrap_or_else(|| {
-        new_side_changes(history.ledger.files().map(|(p, b)| (p.clone(), b)), files)
+        // Files the check did not read are read from the repository, if one differs.
+        let repo = files
+            .iter()
+            .any(|f| f.text.is_none())
+            .then(|| {
+                let start = if opts.root.exists() {
+                    opts.root.clone()
+                } else {
+                    PathBuf::from(".")
+                };
+                walk::open(opts.git_dir.as_deref(), &start).ok()
+            })
+            .flatten();
+        let tip = history.ledger.files().map(|(p, b)| (p.clone(), b));
+        new_side_changes(tip, files, repo.as_ref().map(|(repo, _)| repo))
     });
     let found = history.judge(changes, label);
     Ok((history, found))
@@ -288,7 +313,7 @@ fn build_for(
     let (same_tip, older) = match opened {
         Some(opened) if opened.tip() == tip => match new_side {
             Some(files) => {
-                let found = new_side_changes(opened.files(), files);
+                let found = new_side_changes(opened.files(), files, Some(&repo));
                 let part = opened.touched_by(&found);
                 changes = part.is_some().then_some(found);
                 (part, None)
