@@ -23,6 +23,7 @@ mod images;
 mod imports;
 mod integrations;
 mod machine_outputs;
+mod narrow;
 mod pre_commit;
 mod review;
 mod rule_cases;
