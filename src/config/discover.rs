@@ -2,6 +2,8 @@
 //! `buf.mod`) at the base of the tree, or a v1 workspace (`buf.work.yaml`, legacy `buf.work`)
 //! whose directories are modules, each with its own optional `buf.yaml`.
 
+use std::sync::Arc;
+
 use miette::{miette, Report};
 
 use super::workspace::{self, WORK_FILE_NAMES};
@@ -42,7 +44,7 @@ fn first_file(
     root: &dyn Tree,
     dir: &str,
     names: &[&str],
-) -> Result<Option<(String, String)>, Report> {
+) -> Result<Option<(String, Arc<str>)>, Report> {
     for name in names {
         let path = join(dir, name);
         if let Some(text) = root.read(&path)? {

@@ -85,7 +85,7 @@ impl ParseCache {
     pub fn get_or_read(
         &self,
         id: BlobId,
-        read: impl FnOnce() -> Result<Option<String>, Report>,
+        read: impl FnOnce() -> Result<Option<Arc<str>>, Report>,
     ) -> Result<Option<Parsed>, Report> {
         let now = self.load.load(Ordering::Relaxed);
         if let Some(entry) = self.entries().get_mut(&id) {
@@ -96,7 +96,6 @@ impl ParseCache {
         let Some(text) = read()? else {
             return Ok(None);
         };
-        let text: Arc<str> = text.into();
         let tree = Arc::new(parse::parse(&text));
         let parsed = Parsed { text, tree };
         self.misses.fetch_add(1, Ordering::Relaxed);

@@ -220,7 +220,6 @@ impl ImportResolver for CachedResolver<'_> {
             let found = match root.tree.blob_id(&path) {
                 Some(id) => self.cache.get_or_read(id, || root.tree.read(&path))?,
                 None => root.tree.read(&path)?.map(|text| {
-                    let text: Arc<str> = text.into();
                     let tree = Arc::new(parse::parse(&text));
                     Parsed { text, tree }
                 }),
@@ -458,7 +457,7 @@ pub(super) fn read_listed(
                     let Parsed { text, tree } = found.expect("read gives a text or an error");
                     (text, Some(tree))
                 }
-                _ => (read(ext)?.into(), None),
+                _ => (read(ext)?, None),
             };
             let file = SourceFile {
                 path: rel.clone(),

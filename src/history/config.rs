@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use miette::{miette, Report};
 
@@ -152,7 +153,7 @@ impl Tree for Empty {
     fn label(&self) -> &str {
         &self.0
     }
-    fn read(&self, _path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, _path: &str) -> Result<Option<Arc<str>>, Report> {
         Ok(None)
     }
     fn list_protos(&self, _dir: &str) -> Result<Option<Vec<String>>, Report> {

@@ -631,7 +631,7 @@ fn summarize_blob(repo: Option<&Repository>, oid: Oid, path: &str) -> FileSummar
         Ok(b) => b,
         Err(e) => return unreadable(format!("blob {oid} is missing: {}", e.message())),
     };
-    match crate::source::decode(blob.content().to_vec(), "", path) {
+    match crate::source::decode(blob.content(), "", path) {
         Ok(text) => summary::summarize(path, &text),
         Err(e) => unreadable(e.to_string()),
     }

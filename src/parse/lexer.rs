@@ -45,7 +45,11 @@ fn expected_tokens(text_len: usize) -> usize {
 /// The value of an `Int` token of `text`: `None` when it does not fit in 64 bits. A literal
 /// the lexer refused (and reported) reads as 0.
 pub fn int_value(text: &str, token: &Token) -> Option<u64> {
-    match number_value(&text[token.span.range()]) {
+    let literal = &text[token.span.range()];
+    if let Some(n) = short_decimal(literal.as_bytes()) {
+        return Some(n);
+    }
+    match number_value(literal) {
         Ok(Number::Int(n)) => n,
         _ => Some(0),
     }
@@ -128,14 +132,115 @@ const fn ident_continue() -> [bool; 256] {
     table
 }
 
+/// Where the run of whitespace from `pos` ends. Indentation is a large part of a schema, so
+/// runs of spaces are skipped eight bytes at a time, without a branch per byte.
+fn whitespace_end(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        if let Some(chunk) = eight_at(bytes, pos) {
+            let spaces = leading_spaces(chunk);
+            pos += spaces;
+            if spaces == 8 {
+                continue;
+            }
+        }
+        match bytes.get(pos) {
+            Some(&b) if CLASS[b as usize] == Class::Space => pos += 1,
+            _ => return pos,
+        }
+    }
+}
+
+/// Where the run of `[A-Za-z0-9_]` from `pos` ends, eight bytes at a time: most
+/// identifiers end inside their first eight bytes, without a branch per byte.
+fn identifier_run_end(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = eight_at(bytes, pos) {
+        let run = leading_identifier_bytes(chunk);
+        pos += run;
+        if run < 8 {
+            return pos;
+        }
+    }
+    while pos < bytes.len() && IDENT_CONTINUE[bytes[pos] as usize] {
+        pos += 1;
+    }
+    pos
+}
+
+/// The eight bytes from `pos` as one word (the first byte lowest), if there are eight.
+fn eight_at(bytes: &[u8], pos: usize) -> Option<u64> {
+    bytes
+        .get(pos..)
+        .and_then(<[u8]>::first_chunk::<8>)
+        .map(|chunk| u64::from_le_bytes(*chunk))
+}
+
+/// A byte of value 1 in each of a word's eight bytes, and the high bit of each.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+const HIGHS: u64 = ONES * 0x80;
+
+/// How many of the word's bytes, from the first, are spaces.
+fn leading_spaces(word: u64) -> usize {
+    ((word ^ (ONES * u64::from(b' '))).trailing_zeros() / 8) as usize
+}
+
+/// How many of the word's bytes, from the first, are in `[A-Za-z0-9_]`.
+fn leading_identifier_bytes(word: u64) -> usize {
+    let low7 = word & !HIGHS;
+    // `| 0x20` maps `A-Z` onto `a-z` and nothing else onto them.
+    let letters = bytes_within(low7 | (ONES * 0x20), b'a', b'z');
+    let digits = bytes_within(low7, b'0', b'9');
+    let underscores = bytes_within(low7, b'_', b'_');
+    // `& !word`: a non-ASCII byte (high bit set) is none of them.
+    let identifier = (letters | digits | underscores) & !word;
+    ((!identifier & HIGHS).trailing_zeros() / 8) as usize
+}
+
+/// The high bit of each byte of `low7` (bytes of at most 0x7f) that lies in `lo..=hi`. No
+/// byte's sum carries into the next: at most 0x7f + 0x80.
+fn bytes_within(low7: u64, lo: u8, hi: u8) -> u64 {
+    let at_least_lo = low7 + ONES * u64::from(0x80 - lo);
+    let above_hi = low7 + ONES * u64::from(0x7f - hi);
+    at_least_lo & !above_hi & HIGHS
+}
+
+/// A decimal literal of at most 19 digits without a leading zero (every such number fits
+/// in 64 bits): nearly every number of a schema, read without [`number_value`]'s checks.
+fn short_decimal(literal: &[u8]) -> Option<u64> {
+    let plain =
+        !literal.is_empty() && literal.len() <= 19 && (literal[0] != b'0' || literal.len() == 1);
+    if !plain {
+        return None;
+    }
+    literal.iter().try_fold(0u64, |n, &b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
+}
+
+/// Where a string literal's decoded bytes go: a buffer, or nowhere when the lexer only
+/// checks the literal (the parser decodes the few values it needs again).
+trait Decoded {
+    fn extend(&mut self, bytes: &[u8]);
+}
+
+impl Decoded for Vec<u8> {
+    fn extend(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+struct Discard;
+
+impl Decoded for Discard {
+    fn extend(&mut self, _: &[u8]) {}
+}
+
 struct Lexer<'a> {
     text: &'a str,
     bytes: &'a [u8],
+    /// Where the literal being scanned has got to (strings and their escapes); the main
+    /// loop keeps its own position in a local.
     pos: usize,
     out: Lexed,
-    /// Where string literals are decoded while lexing (to check their escapes); reused, so a
-    /// file allocates it once at most.
-    scratch: Vec<u8>,
 }
 
 impl<'a> Lexer<'a> {
@@ -145,7 +250,6 @@ impl<'a> Lexer<'a> {
             bytes: text.as_bytes(),
             pos,
             out: Lexed::default(),
-            scratch: Vec::new(),
         }
     }
 
@@ -160,106 +264,141 @@ impl<'a> Lexer<'a> {
         });
     }
 
-    fn push(&mut self, kind: TokenKind, start: usize) {
-        self.out.tokens.push(Token {
-            kind,
-            span: Span::new(start, self.pos),
-        });
-    }
-
-    fn symbol(&mut self, b: u8) {
-        let start = self.pos;
-        self.pos += 1;
-        self.push(TokenKind::Symbol(b as char), start);
-    }
-
+    /// The main loop: whitespace skipped, then one token (or comments) per turn. The
+    /// position and the token vector are locals, so they stay in registers.
     fn run(&mut self) {
         let bytes = self.bytes;
-        while let Some(&b) = bytes.get(self.pos) {
-            match CLASS[b as usize] {
-                Class::Space => self.pos = self.whitespace_end(self.pos + 1),
-                Class::Slash => match self.peek(1) {
-                    Some(b'/') => self.line_comment(),
-                    Some(b'*') => self.block_comment(),
-                    _ => self.symbol(b),
+        let mut tokens = std::mem::take(&mut self.out.tokens);
+        let mut pos = self.pos;
+        loop {
+            pos = whitespace_end(bytes, pos);
+            let Some(&b) = bytes.get(pos) else {
+                break;
+            };
+            let start = pos;
+            let kind = match CLASS[b as usize] {
+                Class::IdentStart => {
+                    pos = identifier_run_end(bytes, pos + 1);
+                    TokenKind::Ident
+                }
+                Class::Slash => match bytes.get(pos + 1) {
+                    Some(b'/') => {
+                        pos = self.line_comments(pos);
+                        continue;
+                    }
+                    Some(b'*') => {
+                        pos = self.block_comment(pos);
+                        continue;
+                    }
+                    _ => {
+                        pos += 1;
+                        TokenKind::Symbol('/')
+                    }
                 },
-                Class::IdentStart => self.ident(),
-                Class::Digit => self.number(),
-                Class::Dot if self.peek(1).is_some_and(|c| c.is_ascii_digit()) => self.number(),
-                Class::Quote => self.string(b),
-                Class::Dot | Class::Symbol => self.symbol(b),
-                Class::NonAscii => self.non_ascii(),
-            }
+                Class::Digit => {
+                    let kind;
+                    (pos, kind) = self.number(pos);
+                    kind
+                }
+                Class::Dot if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => {
+                    let kind;
+                    (pos, kind) = self.number(pos);
+                    kind
+                }
+                Class::Quote => {
+                    pos = self.string(pos, b);
+                    TokenKind::Str
+                }
+                Class::Dot | Class::Symbol => {
+                    pos += 1;
+                    TokenKind::Symbol(b as char)
+                }
+                // `whitespace_end` stopped before it: not reached.
+                Class::Space => {
+                    pos += 1;
+                    continue;
+                }
+                Class::NonAscii => {
+                    pos = self.non_ascii(pos);
+                    continue;
+                }
+            };
+            tokens.push(Token {
+                kind,
+                span: Span::new(start, pos),
+            });
         }
+        self.pos = pos;
+        self.out.tokens = tokens;
     }
 
-    /// A non-ASCII character outside strings and comments: skipped whole and reported.
-    fn non_ascii(&mut self) {
-        let start = self.pos;
+    /// A non-ASCII character outside strings and comments at `start`: skipped whole and
+    /// reported. Returns where it ends.
+    fn non_ascii(&mut self, start: usize) -> usize {
         let ch = self.text[start..].chars().next().unwrap_or('\u{fffd}');
-        self.pos += ch.len_utf8().max(1);
-        self.error(start, self.pos, format!("unexpected character `{ch}`"));
+        let end = start + ch.len_utf8().max(1);
+        self.error(start, end, format!("unexpected character `{ch}`"));
+        end
     }
 
-    fn line_comment(&mut self) {
-        let start = self.pos;
-        let end =
-            memchr::memchr(b'\n', &self.bytes[start..]).map_or(self.bytes.len(), |i| start + i);
-        self.pos = end;
-        // A CRLF line ending's `\r` is not part of the comment.
-        let end = if self.bytes[end - 1] == b'\r' && end > start + 2 {
-            end - 1
-        } else {
-            end
-        };
-        self.out.comments.push(LexComment {
-            span: Span::new(start, end),
-        });
-    }
-
-    fn block_comment(&mut self) {
-        let start = self.pos;
-        let body = start + 2;
-        match memchr::memmem::find(&self.bytes[body..], b"*/") {
-            Some(i) => {
-                self.pos = body + i + 2;
-                self.out.comments.push(LexComment {
-                    span: Span::new(start, self.pos),
-                });
-            }
-            None => {
-                self.pos = self.bytes.len();
-                self.error(start, body, "unterminated block comment");
-            }
-        }
-    }
-
-    fn ident(&mut self) {
-        let start = self.pos;
-        self.pos = self.identifier_run_end(start + 1);
-        self.push(TokenKind::Ident, start);
-    }
-
-    /// Where the run of whitespace from `pos` ends: indentation is a large part of a schema,
-    /// so it is skipped here rather than a byte per turn of the main loop.
-    fn whitespace_end(&self, mut pos: usize) -> usize {
-        while pos < self.bytes.len() && CLASS[self.bytes[pos] as usize] == Class::Space {
-            pos += 1;
-        }
-        pos
-    }
-
-    /// Where the run of `[A-Za-z0-9_]` from `pos` ends.
-    fn identifier_run_end(&self, mut pos: usize) -> usize {
-        while pos < self.bytes.len() && IDENT_CONTINUE[self.bytes[pos] as usize] {
-            pos += 1;
-        }
-        pos
-    }
-
-    fn number(&mut self) {
-        let start = self.pos;
+    /// The line comment at `start`, and those on the lines right after it (doc comments
+    /// come in blocks): returns where the last one ends.
+    fn line_comments(&mut self, mut start: usize) -> usize {
         let bytes = self.bytes;
+        loop {
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            // A CRLF line ending's `\r` is not part of the comment.
+            let body_end = if bytes[end - 1] == b'\r' && end > start + 2 {
+                end - 1
+            } else {
+                end
+            };
+            self.out.comments.push(LexComment {
+                span: Span::new(start, body_end),
+            });
+            let next = whitespace_end(bytes, end);
+            if bytes.get(next..next + 2) != Some(b"//") {
+                return next;
+            }
+            start = next;
+        }
+    }
+
+    /// The block comment at `start`: returns where it ends.
+    fn block_comment(&mut self, start: usize) -> usize {
+        let body = start + 2;
+        let mut from = body;
+        // Each `*` until one is followed by `/` (a `memmem` searcher costs more to set up
+        // than the few `*` of a comment).
+        while let Some(i) = memchr::memchr(b'*', &self.bytes[from..]) {
+            let star = from + i;
+            if self.bytes.get(star + 1) == Some(&b'/') {
+                let end = star + 2;
+                self.out.comments.push(LexComment {
+                    span: Span::new(start, end),
+                });
+                return end;
+            }
+            from = star + 1;
+        }
+        self.error(start, body, "unterminated block comment");
+        self.bytes.len()
+    }
+
+    /// The numeric literal at `start`: where it ends, and whether it is an integer or a
+    /// float (a bad one is reported, and an integer).
+    fn number(&mut self, start: usize) -> (usize, TokenKind) {
+        let bytes = self.bytes;
+        // Nearly always a decimal integer without a leading zero, ended by a byte that cannot
+        // continue it: nothing more to check.
+        let digits_end = digit_run_end(bytes, start);
+        let plain = digits_end > start && (bytes[start] != b'0' || digits_end == start + 1);
+        let continues = bytes
+            .get(digits_end)
+            .is_some_and(|&c| IDENT_CONTINUE[c as usize] || c == b'.');
+        if plain && !continues {
+            return (digits_end, TokenKind::Int);
+        }
         let hex = bytes[start] == b'0' && matches!(bytes.get(start + 1), Some(b'x' | b'X'));
         // Take the longest run that can belong to a numeric literal, then classify it: a sign
         // belongs to it right after the `e` of a decimal exponent.
@@ -275,41 +414,39 @@ impl<'a> Lexer<'a> {
                 break;
             }
         }
-        self.pos = pos;
-        match number_value(&self.text[start..pos]) {
-            Ok(Number::Int(_)) => self.push(TokenKind::Int, start),
-            Ok(Number::Float(_)) => self.push(TokenKind::Float, start),
+        let kind = match number_value(&self.text[start..pos]) {
+            Ok(Number::Int(_)) => TokenKind::Int,
+            Ok(Number::Float(_)) => TokenKind::Float,
             Err(message) => {
                 self.error(start, pos, message);
-                self.push(TokenKind::Int, start);
+                TokenKind::Int
             }
-        }
+        };
+        (pos, kind)
     }
 
-    fn string(&mut self, quote: u8) {
-        let start = self.pos;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        self.string_body(quote, &mut scratch);
-        self.scratch = scratch;
-        self.push(TokenKind::Str, start);
+    /// The string literal at `start`, checked but not decoded: returns where it ends.
+    fn string(&mut self, start: usize, quote: u8) -> usize {
+        self.pos = start;
+        self.string_body(quote, &mut Discard);
+        self.pos
     }
 
     /// Scans the string literal whose opening quote is at `pos` to past its closing quote
     /// (or to the line end or end of file that cuts it, reported), decoding it into `value`.
-    fn string_body(&mut self, quote: u8, value: &mut Vec<u8>) {
+    fn string_body(&mut self, quote: u8, value: &mut impl Decoded) {
         let start = self.pos;
         self.pos += 1;
         loop {
             // The plain bytes up to the next quote, backslash or line end, in one step.
             let rest = &self.bytes[self.pos..];
             let Some(i) = memchr::memchr3(quote, b'\\', b'\n', rest) else {
-                value.extend_from_slice(rest);
+                value.extend(rest);
                 self.pos = self.bytes.len();
                 self.error(start, self.pos, "unterminated string literal");
                 return;
             };
-            value.extend_from_slice(&rest[..i]);
+            value.extend(&rest[..i]);
             self.pos += i;
             match self.bytes[self.pos] {
                 b'\n' => {
@@ -325,7 +462,7 @@ impl<'a> Lexer<'a> {
         }
     }
     /// Decodes one escape sequence starting at the backslash.
-    fn escape(&mut self, value: &mut Vec<u8>) {
+    fn escape(&mut self, value: &mut impl Decoded) {
         let start = self.pos;
         self.pos += 1;
         let Some(c) = self.peek(0) else {
@@ -344,7 +481,7 @@ impl<'a> Lexer<'a> {
             _ => None,
         };
         if let Some(b) = simple {
-            value.push(b);
+            value.extend(&[b]);
             return;
         }
         match c {
@@ -360,10 +497,10 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 // protoc accepts up to `\777` and keeps the low byte (`\400` is 0).
-                value.push(n as u8);
+                value.extend(&[n as u8]);
             }
             b'x' | b'X' => match self.hex_digits(2) {
-                Some(n) => value.push(n as u8),
+                Some(n) => value.extend(&[n as u8]),
                 None => self.error(start, self.pos, "expected hex digits after `\\x`"),
             },
             b'u' | b'U' => {
@@ -371,7 +508,7 @@ impl<'a> Lexer<'a> {
                 match self.exact_hex_digits(len).and_then(char::from_u32) {
                     Some(ch) => {
                         let mut buf = [0u8; 4];
-                        value.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        value.extend(ch.encode_utf8(&mut buf).as_bytes());
                     }
                     None => self.error(
                         start,
@@ -411,6 +548,14 @@ impl<'a> Lexer<'a> {
         let n = self.hex_digits(len)?;
         (self.pos - before == len).then_some(n)
     }
+}
+
+/// Where the run of decimal digits from `pos` ends.
+fn digit_run_end(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(u8::is_ascii_digit) {
+        pos += 1;
+    }
+    pos
 }
 
 /// A numeric literal's value.
@@ -533,6 +678,76 @@ mod tests {
         let lexed = lex("\u{feff}syntax");
         assert!(lexed.errors.is_empty());
         assert_eq!(lexed.tokens[0].span, Span::new(3, 9));
+    }
+
+    /// Every byte at every place of a word: the eight-byte scans agree with the tables.
+    #[test]
+    fn word_scans_agree_with_the_byte_tables() {
+        for place in 0..8 {
+            for b in 0..=255u8 {
+                let mut ident = *b"abcdefgh";
+                ident[place] = b;
+                let expected = if IDENT_CONTINUE[b as usize] { 8 } else { place };
+                let got = leading_identifier_bytes(u64::from_le_bytes(ident));
+                assert_eq!(got, expected, "byte {b:#04x} at {place}");
+                let mut spaces = [b' '; 8];
+                spaces[place] = b;
+                let expected = if b == b' ' { 8 } else { place };
+                assert_eq!(leading_spaces(u64::from_le_bytes(spaces)), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn runs_end_at_the_right_byte_near_the_end_of_the_text() {
+        for text in [
+            "a",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnop-",
+            "ab\u{e9}cdefghij",
+        ] {
+            let expected = text
+                .bytes()
+                .position(|b| !IDENT_CONTINUE[b as usize])
+                .unwrap_or(text.len());
+            assert_eq!(identifier_run_end(text.as_bytes(), 0), expected, "{text}");
+        }
+        for text in [
+            "",
+            " ",
+            "        ",
+            "         x",
+            "\n\t  \r\n        \x0b\x0cx",
+        ] {
+            let expected = text
+                .bytes()
+                .position(|b| CLASS[b as usize] != Class::Space)
+                .unwrap_or(text.len());
+            assert_eq!(whitespace_end(text.as_bytes(), 0), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn short_decimals_read_as_number_value_reads_them() {
+        for literal in [
+            "0",
+            "7",
+            "10",
+            "9999999999999999999",
+            "18446744073709551615",
+        ] {
+            let general = match number_value(literal) {
+                Ok(Number::Int(n)) => n,
+                _ => panic!("{literal}"),
+            };
+            if let Some(n) = short_decimal(literal.as_bytes()) {
+                assert_eq!(Some(n), general, "{literal}");
+            }
+        }
+        for literal in ["", "00", "017", "1e5", "0x1", "12a", "10000000000000000000"] {
+            assert_eq!(short_decimal(literal.as_bytes()), None, "{literal}");
+        }
     }
 
     #[test]

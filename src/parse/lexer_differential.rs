@@ -174,3 +174,93 @@ fn same_as_the_old_lexer_on_a_large_tree() {
         );
     }
 }
+
+/// Random texts over the bytes that matter to the lexer (every token start, escapes, line
+/// ends, a non-ASCII letter), long enough to cross the eight-byte scans: the same result as
+/// the old lexer. `PROPTEST_CASES` runs more (the default is quick).
+mod random {
+    use proptest::prelude::*;
+
+    /// Pieces whose concatenations reach every branch of both lexers.
+    const PIECES: &[&str] = &[
+        " ",
+        "        ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "\u{b}",
+        "\u{c}",
+        "a",
+        "Z",
+        "_",
+        "abcdefgh",
+        "message",
+        "0",
+        "1",
+        "9",
+        "07",
+        "09",
+        "0x",
+        "0X1f",
+        "e",
+        "E",
+        "+",
+        "-",
+        ".",
+        "..",
+        "/",
+        "//",
+        "/*",
+        "*",
+        "*/",
+        "\"",
+        "'",
+        "\\",
+        "\\n",
+        "\\x4",
+        "\\u00e9",
+        "\\U0010FFFF",
+        "\\777",
+        "\\q",
+        "é",
+        "\u{feff}",
+        "{",
+        "}",
+        ";",
+        "=",
+        "[",
+        "]",
+        "(",
+        ")",
+        "<",
+        ">",
+        ",",
+        "\u{0}",
+        "\u{7f}",
+    ];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(PIECES), 0..64).prop_map(|p| p.concat())
+    }
+
+    fn config() -> ProptestConfig {
+        ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(2000),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn same_as_the_old_lexer_on_random_text(text in text()) {
+            super::assert_same(&format!("{text:?}"), &text);
+        }
+    }
+}

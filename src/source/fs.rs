@@ -2,6 +2,7 @@
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use miette::{miette, Report};
 use walkdir::WalkDir;
@@ -45,7 +46,7 @@ impl Tree for FsTree {
         &self.label
     }
 
-    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
         let full = self.full(path);
         if !full.is_file() {
             return Ok(None);
@@ -57,7 +58,7 @@ impl Tree for FsTree {
             }
         }
         match std::fs::read(&full) {
-            Ok(bytes) => decode(bytes, &self.label, path).map(Some),
+            Ok(bytes) => decode(&bytes, &self.label, path).map(Some),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(miette!("{path} @ {}: cannot read file: {e}", self.label)),
         }

@@ -359,14 +359,14 @@ impl Tree for GitTree {
         &self.label
     }
 
-    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
         let known = self.listed_blob(path);
         let repo = self.repo.lock();
         if let Some(oid) = known {
             let blob = repo
                 .find_blob(oid)
                 .map_err(|e| missing(&self.label, path, oid, &e))?;
-            return decode(blob.content().to_vec(), &self.label, path).map(Some);
+            return decode(blob.content(), &self.label, path).map(Some);
         }
         let tree = repo
             .find_tree(self.base)
@@ -382,7 +382,7 @@ impl Tree for GitTree {
         let blob = repo
             .find_blob(entry.id())
             .map_err(|e| missing(&self.label, path, entry.id(), &e))?;
-        decode(blob.content().to_vec(), &self.label, path).map(Some)
+        decode(blob.content(), &self.label, path).map(Some)
     }
 
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
@@ -498,7 +498,7 @@ impl Tree for IndexTree {
         &self.label
     }
 
-    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
         if self.conflicted.iter().any(|p| p == path) {
             return Err(miette!(
                 "{path} @ {}: file has unresolved merge conflicts",
@@ -512,7 +512,7 @@ impl Tree for IndexTree {
         let blob = repo
             .find_blob(*oid)
             .map_err(|e| missing(&self.label, path, *oid, &e))?;
-        decode(blob.content().to_vec(), &self.label, path).map(Some)
+        decode(blob.content(), &self.label, path).map(Some)
     }
 
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {

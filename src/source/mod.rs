@@ -27,8 +27,9 @@ use crate::link::{ImportResolver, SourceFile};
 pub trait Tree: Send + Sync {
     /// What diagnostics call this revision: `main`, `working tree`, `index`, `../previous`.
     fn label(&self) -> &str;
-    /// The text of the file at `path`; `Ok(None)` when there is no such file.
-    fn read(&self, path: &str) -> Result<Option<String>, Report>;
+    /// The text of the file at `path`; `Ok(None)` when there is no such file. Shared: the
+    /// snapshot's file, its parse cache and every diagnostic hold this one copy.
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report>;
     /// Every `.proto` file under directory `dir`, as paths relative to the base, sorted.
     /// `Ok(None)` when `dir` does not exist.
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report>;
@@ -80,7 +81,7 @@ impl Tree for Shown {
     fn label(&self) -> &str {
         self.inner.label()
     }
-    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
         self.inner.read(path)
     }
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {
@@ -168,27 +169,26 @@ pub fn too_large(len: u64, label: &str, path: &str) -> Report {
 /// Decodes a file's bytes, naming revision and path when they are not UTF-8. A leading
 /// UTF-8 byte order mark is dropped (buf ignores it: columns on line 1 count from after it).
 /// A Git LFS pointer stored in place of the file is an error of its own, not a syntax error.
-pub fn decode(bytes: Vec<u8>, label: &str, path: &str) -> Result<String, Report> {
+/// The bytes are checked where they lie (a git blob's are libgit2's buffer) and copied once,
+/// into the shared text.
+pub fn decode(bytes: &[u8], label: &str, path: &str) -> Result<Arc<str>, Report> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(bytes.len() as u64, label, path));
     }
-    if is_lfs_pointer(&bytes) {
+    if is_lfs_pointer(bytes) {
         return Err(miette!(
             help = "fetch the real content first (`git lfs pull`), or keep .proto files out of LFS",
             "{path} @ {label}: file is a Git LFS pointer, not the schema itself"
         ));
     }
-    let mut text = String::from_utf8(bytes).map_err(|e| {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
         miette!(
             help = "protobuf source files must be UTF-8",
             "{path} @ {label}: file is not valid UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+            e.valid_up_to()
         )
     })?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
-    Ok(text)
+    Ok(Arc::from(text.strip_prefix('\u{feff}').unwrap_or(text)))
 }
 
 /// A Git LFS pointer file: a small text starting with the spec's version line.
@@ -220,7 +220,7 @@ impl ImportResolver for TreeResolver {
                         root.tree.shown(&join(&root.dir, import_path)),
                         root.tree.label()
                     ),
-                    text: text.into(),
+                    text,
                 }));
             }
         }
@@ -234,12 +234,10 @@ mod tests {
 
     #[test]
     fn decoding_drops_a_bom_and_refuses_lfs_pointers() {
-        let text = decode(b"\xef\xbb\xbfsyntax".to_vec(), "HEAD", "a.proto");
+        let text = decode(b"\xef\xbb\xbfsyntax", "HEAD", "a.proto");
         assert_eq!(text.ok().as_deref(), Some("syntax"));
         let pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12\n";
-        let err = decode(pointer.to_vec(), "HEAD", "a.proto")
-            .map(|_| ())
-            .unwrap_err();
+        let err = decode(pointer, "HEAD", "a.proto").map(|_| ()).unwrap_err();
         assert!(format!("{err}").contains("Git LFS pointer"), "{err}");
     }
 

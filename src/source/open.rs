@@ -147,7 +147,7 @@ impl Tree for EmptyTree {
     fn label(&self) -> &str {
         &self.0
     }
-    fn read(&self, _path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, _path: &str) -> Result<Option<Arc<str>>, Report> {
         Ok(None)
     }
     fn list_protos(&self, dir: &str) -> Result<Option<Vec<String>>, Report> {

@@ -18,6 +18,7 @@ mod raw;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use miette::{miette, Report};
 use prost::Message as _;
@@ -41,7 +42,7 @@ pub fn is_image(path: &Path) -> bool {
 /// The files of an image, as `.proto` text keyed by their paths in the set.
 pub struct ImageTree {
     label: String,
-    files: BTreeMap<String, String>,
+    files: BTreeMap<String, Arc<str>>,
     /// Files buf marked as imports (`ImageFileExtension.is_import`): dependencies of the
     /// module, there to resolve names, not compared (as `buf breaking --exclude-imports`).
     imports: HashSet<String>,
@@ -238,7 +239,7 @@ impl ImageTree {
             let mut decompiled = decompile::file(file, &editions, &custom)
                 .map_err(|why| miette!("{name} @ {label}: {why}"))?;
             let text = std::mem::take(&mut decompiled.text);
-            if files.insert(name.clone(), text).is_some() {
+            if files.insert(name.clone(), Arc::from(text)).is_some() {
                 return Err(miette!("{label}: the descriptor set holds {name} twice"));
             }
             if let Some(info) = file.source_code_info.as_ref() {
@@ -267,7 +268,7 @@ impl Tree for ImageTree {
         &self.label
     }
 
-    fn read(&self, path: &str) -> Result<Option<String>, Report> {
+    fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
         Ok(self.files.get(&normalize(path)).cloned())
     }
 
