@@ -243,12 +243,38 @@ fn number_reuse(
     }
 }
 
-/// One stretch of time a name was held by a number: (number, life, start, end).
+/// One stretch of time a name was held by a number: version `version` of `life`, from
+/// `start` to `end`.
 struct Hold<'a> {
     number: i64,
     life: &'a Life,
+    version: usize,
     start: CommitIdx,
     end: Option<CommitIdx>,
+}
+
+impl Hold<'_> {
+    /// The name as this hold had it: its type and commits, and where it was. A name that
+    /// came or went by a rename in place is not the first or last name of its life, so the
+    /// life's own places would show another field.
+    fn side(&self, earlier: bool) -> Side {
+        let v = &self.life.versions[self.version];
+        let last = self.version + 1 == self.life.versions.len();
+        // The earlier use as last seen, the later one where it is now: both known only
+        // for the life's last version; otherwise where the name was first seen there.
+        let at = if last && (earlier || self.life.deleted.is_none()) {
+            self.life.last.clone()
+        } else {
+            self.life.version_at(self.version).clone()
+        };
+        Side {
+            name: v.name.clone(),
+            ty: v.ty.clone(),
+            at,
+            added_in: self.start,
+            deleted_in: self.end,
+        }
+    }
 }
 
 fn name_reuse(
@@ -270,6 +296,7 @@ fn name_reuse(
                 holds.entry(&v.name).or_default().push(Hold {
                     number: *number,
                     life,
+                    version: i,
                     start: v.at,
                     end,
                 });
@@ -303,10 +330,7 @@ fn name_reuse(
             if gone {
                 message.push_str(&format!(" The {} itself was gone in between.", kind.name()));
             }
-            let mut previous = side_of(old.life, true);
-            previous.deleted_in = Some(end);
-            let mut current = side_of(new.life, false);
-            current.added_in = new.start;
+            let current = new.side(false);
             out.push(HistoryFinding {
                 rule,
                 severity: if gone {
@@ -323,9 +347,9 @@ fn name_reuse(
                      \"{name}\"; otherwise make sure no JSON written with number {} is still read",
                     new.number, old.number
                 ),
-                previous: Some(previous),
+                previous: Some(old.side(true)),
+                at: current.at.clone(),
                 current: Some(current),
-                at: place(new.life),
             });
         }
     }

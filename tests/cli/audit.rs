@@ -225,6 +225,66 @@ fn a_name_reused_with_another_number() {
     );
 }
 
+/// A name that leaves its number by a rename in place and comes back on another number by a
+/// rename in place: both sides of the finding are that name, with its own type, commits and
+/// lines (not the first or last name its numbers had). Found in the public histories (e.g.
+/// opentelemetry-proto's `Metric.gauge`, kvproto's `CmdGetRequest.key`).
+fn renamed_name_history() -> Repo {
+    let repo = Repo::new();
+    let user = |fields: &str| format!("{P3}message User {{\n  string id = 1;\n{fields}}}\n");
+    for (fields, subject) in [
+        ("  string nick = 2;\n", "one"),
+        ("  string nickname = 2;\n", "two"),
+        ("  string handle = 2;\n", "three"),
+        ("  string handle = 2;\n  int64 alias = 3;\n", "four"),
+        ("  string handle = 2;\n\n  int64 nickname = 3;\n", "five"),
+        ("  string handle = 2;\n\n\n  int64 nick_name = 3;\n", "six"),
+    ] {
+        repo.write("a.proto", &user(fields));
+        repo.commit(subject);
+    }
+    repo
+}
+
+#[test]
+fn a_name_reused_through_renames_in_place_shows_that_name_on_both_sides() {
+    let repo = renamed_name_history();
+    let found = audit(&repo);
+    let reuses: Vec<&String> = found.iter().filter(|f| f.contains("_REUSED")).collect();
+    assert_eq!(
+        reuses,
+        ["FIELD_NAME_REUSED acme.v1.User \"nickname\" error [nickname string: two..three] -> [nickname int64: five]"]
+    );
+    let out = support::run(repo.path(), &["audit", "--format", "json", "--no-cache"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let reuse = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["rule"] == "FIELD_NAME_REUSED")
+        .expect("the name reuse");
+    // `nickname = 2` is line 6 at "two"; `nickname = 3` is line 8 at "five" (HEAD has
+    // `nick_name` on line 9: not the name reused).
+    let line = |side: &serde_json::Value| (side["name"].clone(), side["start_line"].clone());
+    assert_eq!(line(&reuse["previous"]), ("nickname".into(), 6.into()));
+    assert_eq!(line(&reuse["current"]), ("nickname".into(), 8.into()));
+    assert_eq!(reuse["previous"]["added_in"]["subject"], "two");
+    assert_eq!(reuse["start_line"], 8);
+    let text = support::run(repo.path(), &["audit", "--no-cache", "--color", "never"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let at = |rev: &str| {
+        let sha = repo.git(&["rev-parse", "--short=10", rev]);
+        let date = repo.git(&["log", "-1", "--format=%ad", "--date=short", rev]);
+        format!("a.proto @ {} ({})", sha.trim(), date.trim())
+    };
+    for label in [
+        format!("{}:6:3", at("HEAD~4")),
+        format!("{}:8:3", at("HEAD~1")),
+    ] {
+        assert!(text.contains(&label), "no `{label}` in:\n{text}");
+    }
+}
+
 #[test]
 fn a_dropped_reservation_and_an_unreserved_deletion() {
     let repo = Repo::new();
