@@ -163,6 +163,23 @@ pub(super) fn place(life: &Life) -> Occurrence {
     }
 }
 
+/// "is used again by" while the later use lasts, "was used again by" once it is gone too
+/// (renumbered again, often to repair the reuse): it still mattered while it lasted.
+fn used_again(ended: Option<CommitIdx>) -> &'static str {
+    match ended {
+        None => "is used again by",
+        Some(_) => "was used again by",
+    }
+}
+
+/// "since A", or "from A until B" for a later use that is gone.
+fn stretch(start: CommitIdx, end: Option<CommitIdx>, cite: &dyn Fn(CommitIdx) -> String) -> String {
+    match end {
+        None => format!("since {}", cite(start)),
+        Some(end) => format!("from {} until {}", cite(start), cite(end)),
+    }
+}
+
 /// The rule for a number of `kind` used again.
 pub(super) fn number_reuse_rule(kind: Kind) -> &'static str {
     match kind {
@@ -192,15 +209,16 @@ fn number_reuse(
             let gone = lifetime.is_some_and(|e| e.absent_between(deleted, new.added()));
             let what = format!("{} number {number}", member_word(kind));
             let mut message = format!(
-                "{what} of {} \"{element}\" was \"{}\"{} until {} and is used again by \"{}\"{} \
-                 since {}; data written with the old schema is read as the new {}.",
+                "{what} of {} \"{element}\" was \"{}\"{} until {} and {} \"{}\"{} {}; data \
+                 written with the old schema is read as the new {}.",
                 kind.name(),
                 was.name,
                 shown_type(&was.ty),
                 cite(deleted),
+                used_again(new.deleted),
                 now.name,
                 shown_type(&now.ty),
-                cite(new.added()),
+                stretch(new.added(), new.deleted, cite),
                 kind.member(),
             );
             if gone {
@@ -316,15 +334,16 @@ fn name_reuse(
             }
             let gone = entry.absent_between(end, new.start);
             let mut message = format!(
-                "{} name \"{name}\" of {} \"{element}\" was number {} until {} and is used \
-                 again by number {} since {}; JSON and text-format data written with the old \
-                 schema is read into the new {}.",
+                "{} name \"{name}\" of {} \"{element}\" was number {} until {} and {} number {} \
+                 {}; JSON and text-format data written with the old schema is read into the new \
+                 {}.",
                 member_word(kind),
                 kind.name(),
                 old.number,
                 cite(end),
+                used_again(new.end),
                 new.number,
-                cite(new.start),
+                stretch(new.start, new.end, cite),
                 kind.member(),
             );
             if gone {

@@ -593,6 +593,51 @@ fn audit_json_carries_the_history_of_each_finding_and_exits_1() {
     assert_eq!(doc["summary"]["warnings"], 1);
 }
 
+/// A reuse repaired later (the new field renumbered, the old number reserved, as
+/// temporalio/api did for `PollWorkflowTaskQueueRequest.worker_heartbeat` in v1.62.1) is
+/// still reported, since data was written in between, but as a use that ended: the message
+/// says from when until when, the JSON `current` has `deleted_in`, the text names both commits.
+#[test]
+fn a_reuse_repaired_later_says_when_it_ended() {
+    let repo = reused_history();
+    repo.write(
+        "a.proto",
+        &format!("{P3}message User {{\n  reserved 2, 3;\n  reserved \"email\", \"phone\";\n  string id = 1;\n  int64 created_at = 4;\n}}\n"),
+    );
+    repo.commit("repair");
+    let out = support::run(repo.path(), &["audit", "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let findings = doc["findings"].as_array().expect("findings");
+    let reuse = findings
+        .iter()
+        .find(|f| f["rule"] == "FIELD_NUMBER_REUSED")
+        .expect("the reuse");
+    let cite = |rev: &str| {
+        let sha = repo.git(&["rev-parse", "--short=10", rev]);
+        let date = repo.git(&["log", "-1", "--format=%ad", "--date=short", rev]);
+        format!("{} ({})", sha.trim(), date.trim())
+    };
+    let said = format!(
+        "was used again by \"created_at\" (int64) from {} until {};",
+        cite("HEAD~1"),
+        cite("HEAD")
+    );
+    let message = reuse["message"].as_str().unwrap_or_default();
+    assert!(message.contains(&said), "{message}");
+    assert_eq!(reuse["current"]["added_in"]["subject"], "add created_at");
+    assert_eq!(reuse["current"]["deleted_in"]["subject"], "repair");
+    assert_eq!(reuse["severity"], "error");
+    let text = support::run(repo.path(), &["audit", "--no-cache", "--color", "never"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let trailer = format!(
+        "    reused {} by Test: add created_at\n   deleted {} by Test: repair\n",
+        cite("HEAD~1"),
+        cite("HEAD")
+    );
+    assert!(text.contains(&trailer), "no `{trailer}` in:\n{text}");
+}
+
 #[test]
 fn audit_text_labels_the_old_snippet_with_its_commit() {
     let repo = reused_history();
