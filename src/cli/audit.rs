@@ -565,7 +565,7 @@ fn commits_note(item: &Item, view: &View) -> String {
     if let Some(c) = &h.current {
         let what = if conflict { "added" } else { "reused" };
         out.push_str(&line(what, item.home, c.added_in));
-        if let (true, Some(d)) = (conflict, c.deleted_in) {
+        if let Some(d) = c.deleted_in {
             out.push_str(&line("deleted", item.home, d));
         }
     }
@@ -736,7 +736,8 @@ fn extend(value: &mut Value, item: &Item, view: &View) {
     }
     let here = json!({"start_line": value["start_line"].clone()});
     value["current"] = f.current.as_ref().map_or(Value::Null, |c| {
-        side_json(view.history(item.home), c, &here, item.home != item.other)
+        let deleted = item.home != item.other || c.deleted_in.is_some();
+        side_json(view.history(item.home), c, &here, deleted)
     });
 }
 

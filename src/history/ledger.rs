@@ -46,6 +46,9 @@ pub struct Life {
     /// Where it was first seen and where it was last seen.
     pub first: Occurrence,
     pub last: Occurrence,
+    /// Where each version after the first was first seen (`since[i]` for `versions[i + 1]`):
+    /// a name that came or went by a rename in place is shown where it was.
+    pub since: Vec<Occurrence>,
 }
 
 impl Life {
@@ -57,6 +60,13 @@ impl Life {
     }
     pub fn last_version(&self) -> &Version {
         self.versions.last().expect("a life has a version")
+    }
+    /// Where version `i` was first seen.
+    pub fn version_at(&self, i: usize) -> &Occurrence {
+        match i {
+            0 => &self.first,
+            _ => self.since.get(i - 1).unwrap_or(&self.last),
+        }
     }
 }
 
@@ -417,6 +427,7 @@ fn update_members(entry: &mut ElementLedger, state: &State, commit: CommitIdx) {
                     != (&version.name, &version.ty, &version.label)
                 {
                     life.versions.push(version);
+                    life.since.push(at.clone());
                 }
                 life.last = at.clone();
             }
@@ -426,6 +437,7 @@ fn update_members(entry: &mut ElementLedger, state: &State, commit: CommitIdx) {
                 reserved: None,
                 first: at.clone(),
                 last: at.clone(),
+                since: Vec::new(),
             }),
         }
     }

@@ -32,7 +32,7 @@ use super::walk::{CommitInfo, WalkOptions};
 use super::Unreadable;
 
 /// Bump when any stored type changes.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 const MAGIC: &[u8; 16] = b"protocompat-ledg";
 
 /// A walk, applied.
@@ -137,6 +137,7 @@ struct StoredLife {
     reserved: Option<CommitIdx>,
     first: Place,
     last: Place,
+    since: Vec<Place>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -299,6 +300,7 @@ impl Interner {
             reserved: life.reserved,
             first: self.place(&life.first),
             last: self.place(&life.last),
+            since: life.since.iter().map(|o| self.place(o)).collect(),
         }
     }
 
@@ -546,6 +548,7 @@ impl Opened {
                         reserved: l.reserved,
                         first: at(&l.first)?,
                         last: at(&l.last)?,
+                        since: l.since.iter().map(at).collect::<Option<_>>()?,
                     })
                 })
                 .collect::<Option<Vec<_>>>()?;

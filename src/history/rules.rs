@@ -163,6 +163,23 @@ pub(super) fn place(life: &Life) -> Occurrence {
     }
 }
 
+/// "is used again by" while the later use lasts, "was used again by" once it is gone too
+/// (renumbered again, often to repair the reuse): it still mattered while it lasted.
+fn used_again(ended: Option<CommitIdx>) -> &'static str {
+    match ended {
+        None => "is used again by",
+        Some(_) => "was used again by",
+    }
+}
+
+/// "since A", or "from A until B" for a later use that is gone.
+fn stretch(start: CommitIdx, end: Option<CommitIdx>, cite: &dyn Fn(CommitIdx) -> String) -> String {
+    match end {
+        None => format!("since {}", cite(start)),
+        Some(end) => format!("from {} until {}", cite(start), cite(end)),
+    }
+}
+
 /// The rule for a number of `kind` used again.
 pub(super) fn number_reuse_rule(kind: Kind) -> &'static str {
     match kind {
@@ -192,15 +209,16 @@ fn number_reuse(
             let gone = lifetime.is_some_and(|e| e.absent_between(deleted, new.added()));
             let what = format!("{} number {number}", member_word(kind));
             let mut message = format!(
-                "{what} of {} \"{element}\" was \"{}\"{} until {} and is used again by \"{}\"{} \
-                 since {}; data written with the old schema is read as the new {}.",
+                "{what} of {} \"{element}\" was \"{}\"{} until {} and {} \"{}\"{} {}; data \
+                 written with the old schema is read as the new {}.",
                 kind.name(),
                 was.name,
                 shown_type(&was.ty),
                 cite(deleted),
+                used_again(new.deleted),
                 now.name,
                 shown_type(&now.ty),
-                cite(new.added()),
+                stretch(new.added(), new.deleted, cite),
                 kind.member(),
             );
             if gone {
@@ -243,12 +261,38 @@ fn number_reuse(
     }
 }
 
-/// One stretch of time a name was held by a number: (number, life, start, end).
+/// One stretch of time a name was held by a number: version `version` of `life`, from
+/// `start` to `end`.
 struct Hold<'a> {
     number: i64,
     life: &'a Life,
+    version: usize,
     start: CommitIdx,
     end: Option<CommitIdx>,
+}
+
+impl Hold<'_> {
+    /// The name as this hold had it: its type and commits, and where it was. A name that
+    /// came or went by a rename in place is not the first or last name of its life, so the
+    /// life's own places would show another field.
+    fn side(&self, earlier: bool) -> Side {
+        let v = &self.life.versions[self.version];
+        let last = self.version + 1 == self.life.versions.len();
+        // The earlier use as last seen, the later one where it is now: both known only
+        // for the life's last version; otherwise where the name was first seen there.
+        let at = if last && (earlier || self.life.deleted.is_none()) {
+            self.life.last.clone()
+        } else {
+            self.life.version_at(self.version).clone()
+        };
+        Side {
+            name: v.name.clone(),
+            ty: v.ty.clone(),
+            at,
+            added_in: self.start,
+            deleted_in: self.end,
+        }
+    }
 }
 
 fn name_reuse(
@@ -270,6 +314,7 @@ fn name_reuse(
                 holds.entry(&v.name).or_default().push(Hold {
                     number: *number,
                     life,
+                    version: i,
                     start: v.at,
                     end,
                 });
@@ -289,24 +334,22 @@ fn name_reuse(
             }
             let gone = entry.absent_between(end, new.start);
             let mut message = format!(
-                "{} name \"{name}\" of {} \"{element}\" was number {} until {} and is used \
-                 again by number {} since {}; JSON and text-format data written with the old \
-                 schema is read into the new {}.",
+                "{} name \"{name}\" of {} \"{element}\" was number {} until {} and {} number {} \
+                 {}; JSON and text-format data written with the old schema is read into the new \
+                 {}.",
                 member_word(kind),
                 kind.name(),
                 old.number,
                 cite(end),
+                used_again(new.end),
                 new.number,
-                cite(new.start),
+                stretch(new.start, new.end, cite),
                 kind.member(),
             );
             if gone {
                 message.push_str(&format!(" The {} itself was gone in between.", kind.name()));
             }
-            let mut previous = side_of(old.life, true);
-            previous.deleted_in = Some(end);
-            let mut current = side_of(new.life, false);
-            current.added_in = new.start;
+            let current = new.side(false);
             out.push(HistoryFinding {
                 rule,
                 severity: if gone {
@@ -323,9 +366,9 @@ fn name_reuse(
                      \"{name}\"; otherwise make sure no JSON written with number {} is still read",
                     new.number, old.number
                 ),
-                previous: Some(previous),
+                previous: Some(old.side(true)),
+                at: current.at.clone(),
                 current: Some(current),
-                at: place(new.life),
             });
         }
     }
