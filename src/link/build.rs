@@ -13,9 +13,10 @@ use super::imports::{
 use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
-use super::reuse::{reusable, Reuse, UnitFacts};
+use super::reuse::{reusable, Kept, Reuse, UnitFacts};
 use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
-use super::validate::{self, custom_options::Types, option_names::ElementOptions};
+use super::validate::custom_options::{Resolved, Types};
+use super::validate::{self, option_names::ElementOptions};
 use crate::model::{File, Schema, Span};
 use crate::parse::{self, ParsedFile};
 
@@ -123,10 +124,6 @@ pub fn build_parsed_reusing(
     }
     // A name defined twice: which definition the table kept may differ between builds.
     let symbols_clean = errors.is_empty();
-    let reused = match old {
-        Some(old) if symbols_clean => reusable(&units, compared, old),
-        _ => vec![None; units.len()],
-    };
     report_all(&units, errors, &mut diagnostics);
     let facts = UnitFacts::of(&units);
 
@@ -136,11 +133,19 @@ pub fn build_parsed_reusing(
     // Nothing waits for the whole build but the checks of files `tainted` below.
     // Visibility is computed first: it reads the import lists of every unit.
     let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
+    let reused = match old {
+        Some(old) if symbols_clean => reusable(&units, compared, old, &visible, &symbols),
+        _ => vec![None; units.len()],
+    };
+    let import_lite: Vec<Vec<bool>> = (0..units.len())
+        .map(|i| super::reuse::import_lite(&units, i, &symbols))
+        .collect();
     let imports_of: Vec<Vec<usize>> = units.iter().map(|u| u.imports.clone()).collect();
     let count = units.len();
     let slots: Vec<OnceLock<Arc<File>>> = (0..count).map(|_| OnceLock::new()).collect();
     let mut sources: Vec<Option<SourceFile>> = (0..count).map(|_| None).collect();
     let mut lowering_errors: Vec<Errors> = (0..count).map(|_| Vec::new()).collect();
+    let mut kept: Vec<Kept> = vec![Kept::default(); count];
     // A file is checked with the types of the levels lowered so far only when they give
     // what the types of the whole build would: its names all resolved inside its closure
     // (no error, no missing import there) and every name is defined once in the build.
@@ -150,7 +155,10 @@ pub fn build_parsed_reusing(
     let builtin_replaced_late = replaces_builtin_types(&symbols, &level_of);
     let mut tainted = vec![!symbols_clean || builtin_replaced_late; count];
     let mut checked: Vec<(usize, Errors)> = Vec::new();
-    let mut deferred: Vec<(usize, Vec<ElementOptions>)> = Vec::new();
+    let mut deferred: Vec<ToCheck> = Vec::new();
+    // Files taken by replay whose option values this build types differently: each gets a
+    // copy of the taken model with this build's values, once every check has run.
+    let mut retyped: Vec<(usize, Vec<Resolved>)> = Vec::new();
     let mut types = Types::of(std::iter::empty());
     for level in levels {
         // Each unit is consumed, so its syntax tree is freed once lowered (the trees of all
@@ -159,48 +167,72 @@ pub fn build_parsed_reusing(
         let results: Vec<_> = level
             .into_par_iter()
             .map(|(index, unit)| {
-                if let Some(file) = reused[index].clone() {
-                    // Checked in its own build, with the same types.
-                    return (index, file, Vec::new(), unit.source, Vec::new());
+                if let Some(taken) = &reused[index] {
+                    // Taken by closure: checked in its own build, with the same types. Taken
+                    // by replay: checked again below.
+                    let custom = taken.replayed.then(|| taken.custom()).unwrap_or_default();
+                    let kept = taken.kept.clone();
+                    return (
+                        index,
+                        taken.file.clone(),
+                        Vec::new(),
+                        unit.source,
+                        custom,
+                        kept,
+                    );
                 }
-                let (file, mut errors, custom) =
+                let (file, mut errors, custom, recorder) =
                     lower_file(&unit, index, &visible[index], &symbols);
                 if index < compared {
                     errors.extend(super::validate::validate(&file));
                 }
-                (index, Arc::new(file), errors, unit.source, custom)
+                let trace = recorder
+                    .and_then(|r| r.finish(&symbols, import_lite[index].clone()))
+                    .map(Arc::new);
+                let custom = Arc::new(custom);
+                let kept = Kept {
+                    trace,
+                    custom: Some(custom.clone()),
+                };
+                (index, Arc::new(file), errors, unit.source, custom, kept)
             })
             .collect();
         let mut to_check = Vec::new();
         let mut this_level = Vec::with_capacity(results.len());
-        for (index, file, errors, source, custom) in results {
+        for (index, file, errors, source, custom, kept_here) in results {
             tainted[index] |= !errors.is_empty()
                 || visible[index].missing
                 || imports_of[index].iter().any(|&i| tainted[i]);
-            let fresh = reused[index].is_none();
-            if fresh
+            let taken = reused[index].as_ref();
+            let replayed = taken.is_some_and(|t| t.replayed);
+            if (taken.is_none() || replayed)
                 && index < compared
                 && (!custom.is_empty() || !file.all_extensions().is_empty())
             {
-                to_check.push((index, custom));
+                to_check.push(ToCheck {
+                    index,
+                    custom,
+                    replayed,
+                });
             }
             lowering_errors[index] = errors;
             sources[index] = Some(source);
+            kept[index] = kept_here;
             let _ = slots[index].set(file);
             this_level.push(index);
         }
         types.add(this_level.iter().map(|&i| lowered(&slots, i)));
-        for (index, custom) in to_check {
-            if tainted[index] {
-                deferred.push((index, custom));
+        for check in to_check {
+            if tainted[check.index] {
+                deferred.push(check);
                 continue;
             }
-            let resolver = Resolver::new(index, &visible[index], &symbols);
-            let file = lowered(&slots, index);
-            checked.push((
-                index,
-                validate::after_lowering(file, &custom, &resolver, &types),
-            ));
+            let resolver = Resolver::new(check.index, &visible[check.index], &symbols);
+            let file = lowered(&slots, check.index);
+            let (errors, resolved) =
+                validate::after_lowering(file, &check.custom, &resolver, &types);
+            keep_or_retype(file, &check, resolved, &mut retyped);
+            checked.push((check.index, errors));
         }
     }
     drop(types);
@@ -214,13 +246,13 @@ pub fn build_parsed_reusing(
                 .cmp(&(b >= compared, &sources[b].as_ref().map(|s| &s.path)))
         });
         let types = Types::of(order.iter().map(|&i| lowered(&slots, i)));
-        for (index, custom) in deferred {
-            let resolver = Resolver::new(index, &visible[index], &symbols);
-            let file = lowered(&slots, index);
-            checked.push((
-                index,
-                validate::after_lowering(file, &custom, &resolver, &types),
-            ));
+        for check in deferred {
+            let resolver = Resolver::new(check.index, &visible[check.index], &symbols);
+            let file = lowered(&slots, check.index);
+            let (errors, resolved) =
+                validate::after_lowering(file, &check.custom, &resolver, &types);
+            keep_or_retype(file, &check, resolved, &mut retyped);
+            checked.push((check.index, errors));
         }
     }
     // Diagnostics in the order of the files: lowering and validation first, then the checks
@@ -239,8 +271,15 @@ pub fn build_parsed_reusing(
     }
     let (mut schema, mut imports) = (Schema::default(), Schema::default());
     let mut files = Vec::with_capacity(count);
+    let mut retyped: std::collections::HashMap<usize, Vec<Resolved>> =
+        retyped.into_iter().collect();
     for (index, slot) in slots.into_iter().enumerate() {
-        let file = slot.into_inner().expect("every unit is lowered");
+        let mut file = slot.into_inner().expect("every unit is lowered");
+        if let Some(resolved) = retyped.remove(&index) {
+            let copy = validate::unresolved_copy(&file);
+            validate::keep_resolved(&copy, resolved);
+            file = Arc::new(copy);
+        }
         files.push(file.clone());
         let side = if index < compared {
             &mut schema
@@ -256,7 +295,7 @@ pub fn build_parsed_reusing(
         schema,
         imports,
         unresolved_imports,
-        reuse: Reuse::of(&facts, &files, compared),
+        reuse: Reuse::of(&facts, &files, kept, compared),
     })
 }
 
@@ -304,6 +343,32 @@ fn report_all(
 
 /// (span, message) problems of one file.
 type Errors = Vec<(Span, String)>;
+
+/// A compared file whose custom options (or extensions) are checked once the types they can
+/// reach are lowered.
+struct ToCheck {
+    index: usize,
+    custom: Arc<Vec<ElementOptions>>,
+    /// Taken from the old build by replay: its model already holds the old build's option
+    /// values.
+    replayed: bool,
+}
+
+/// Stores the option values a check typed in a file lowered here; for a file taken by
+/// replay, whose model is shared with the old build, notes in `retyped` the values that
+/// differ from the old build's instead.
+fn keep_or_retype(
+    file: &File,
+    check: &ToCheck,
+    resolved: Vec<Resolved>,
+    retyped: &mut Vec<(usize, Vec<Resolved>)>,
+) {
+    if !check.replayed {
+        validate::keep_resolved(file, resolved);
+    } else if !validate::same_resolved(file, &resolved) {
+        retyped.push((check.index, resolved));
+    }
+}
 
 fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {
     slots[index].get().expect("lowered at an earlier level")

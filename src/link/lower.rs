@@ -8,6 +8,7 @@ use super::features::{
     apply_options, field_features, inherited, message_features, syntax_defaults, LegacyPresence,
 };
 use super::imports::{Unit, Visible};
+use super::replay::Recorder;
 use super::resolve::{Errors, Resolved, Resolver};
 use super::symbols::{file_package, join, Symbols};
 use super::validate::{declarations, option_names, proto3, references, written};
@@ -20,22 +21,36 @@ struct Lower<'a> {
     errors: Errors,
 }
 
-/// Lowers one file; returns the model file, the resolution errors found, and its custom
-/// options (checked once every file is lowered).
+/// What lowering one file gives: the model file, the resolution errors found, its custom
+/// options (checked once every file is lowered), and every lookup and fact it read
+/// (`super::replay`; none when an import is missing).
+pub(super) type Lowered = (
+    File,
+    Vec<(Span, String)>,
+    Vec<option_names::ElementOptions>,
+    Option<Recorder>,
+);
+
+/// Lowers one file (see [`Lowered`]).
 pub(super) fn lower_file(
     unit: &Unit,
     file: usize,
     visible: &Visible,
     symbols: &Symbols,
-) -> (File, Vec<(Span, String)>, Vec<option_names::ElementOptions>) {
+) -> Lowered {
     let ast = &unit.parsed.ast;
     let syntax = match &ast.syntax {
         Some(decl) if decl.kind == ast::SyntaxKind::Edition => Syntax::Editions(decl.value.clone()),
         Some(decl) if decl.value == "proto3" => Syntax::Proto3,
         _ => Syntax::Proto2,
     };
+    let resolver = if visible.missing {
+        Resolver::new(file, visible, symbols)
+    } else {
+        Resolver::recording(file, visible, symbols)
+    };
     let mut lower = Lower {
-        resolver: Resolver::new(file, visible, symbols),
+        resolver,
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
     };
@@ -116,7 +131,8 @@ pub(super) fn lower_file(
             }
         }
     }
-    (out, lower.errors, custom_options)
+    let recorder = lower.resolver.into_recorder();
+    (out, lower.errors, custom_options, recorder)
 }
 
 /// Where a declaration sits: the enclosing full name and features.
@@ -285,23 +301,22 @@ impl Lower<'_> {
                 &extendee,
                 decl.extendee.span,
             ));
-            let (symbols, file) = (self.resolver.symbols, self.resolver.file);
-            let lite = references::lite_extendee(symbols, file, &extendee, decl.extendee.span);
+            let lite = references::lite_extendee(&self.resolver, &extendee, decl.extendee.span);
             self.errors.extend(lite);
         }
         decl.fields
             .iter()
             .map(|f| {
                 if resolved {
-                    let symbols = self.resolver.symbols;
                     self.errors
-                        .extend(references::extension_number(symbols, &extendee, f));
+                        .extend(references::extension_number(&self.resolver, &extendee, f));
                 }
                 let mut field = self.field(f, scope, None, true, nested);
                 if resolved {
-                    let symbols = self.resolver.symbols;
                     self.errors.extend(references::message_set_extension(
-                        symbols, &extendee, &field,
+                        &self.resolver,
+                        &extendee,
+                        &field,
                     ));
                 }
                 field.full_name = join(scope.name, &field.name);
@@ -468,16 +483,15 @@ impl Lower<'_> {
 
     /// Reports a field that names a map's entry message (see [`references::map_entry_use`]).
     fn map_entry_use(&mut self, type_name: &str, span: Span) {
-        if let Some(message) = references::map_entry_use(self.resolver.symbols, type_name) {
+        if let Some(message) = references::map_entry_use(&self.resolver, type_name) {
             self.errors.push((span, message));
         }
     }
 
     /// Reports a closed enum used where buf refuses it (see [`references::closed_enum`]).
     fn closed_enum(&mut self, type_name: Option<&str>, span: Span, implicit_singular: bool) {
-        let symbols = self.resolver.symbols;
         if let Some(message) =
-            references::closed_enum(symbols, &self.syntax, type_name, implicit_singular)
+            references::closed_enum(&self.resolver, &self.syntax, type_name, implicit_singular)
         {
             self.errors.push((span, message));
         }
@@ -523,8 +537,9 @@ impl Lower<'_> {
                     this.closed_enum(type_name.as_deref(), at, false);
                 }
                 if ty == FieldType::Enum && number == 2 {
-                    let symbols = this.resolver.symbols;
-                    if let Some(message) = references::map_value_enum(symbols, type_name.as_deref())
+                    let resolver = &this.resolver;
+                    if let Some(message) =
+                        references::map_value_enum(resolver, type_name.as_deref())
                     {
                         this.errors.push((at, message));
                     }

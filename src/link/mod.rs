@@ -10,6 +10,7 @@ mod features;
 mod imports;
 mod input;
 mod lower;
+mod replay;
 mod resolve;
 mod reuse;
 mod symbols;

@@ -3,9 +3,11 @@
 //! innermost scope outwards, and the rest is resolved inside what it names. Only symbols of
 //! files the current file can see count.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use super::imports::Visible;
+use super::replay::{Answer, Fact, FactValue, Recorder};
 use super::symbols::{join, LocalBy, Sym, SymKind, Symbols};
 use crate::syntax::Span;
 
@@ -42,6 +44,8 @@ pub(super) struct Resolver<'a> {
     packages: HashSet<&'a str>,
     /// The packages of the files only `import option` reaches, for option names.
     option_packages: HashSet<&'a str>,
+    /// Every lookup and fact read, while the file is lowered (see `super::replay`).
+    recorder: Option<RefCell<Recorder>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -65,7 +69,33 @@ impl<'a> Resolver<'a> {
             symbols,
             packages,
             option_packages,
+            recorder: None,
         }
+    }
+
+    /// A resolver that records every lookup and fact it reads, for `super::replay`.
+    pub(super) fn recording(file: usize, visible: &'a Visible, symbols: &'a Symbols) -> Self {
+        let mut resolver = Resolver::new(file, visible, symbols);
+        resolver.recorder = Some(RefCell::default());
+        resolver
+    }
+
+    /// What was recorded, if this resolver records.
+    pub(super) fn into_recorder(self) -> Option<Recorder> {
+        self.recorder.map(RefCell::into_inner)
+    }
+}
+
+/// A lookup's result as `super::replay` compares it: a package's file is whichever declared it
+/// first, which lowering never reads.
+fn answer(found: Option<Sym>) -> Answer {
+    match found {
+        None => Answer::NotVisible,
+        Some(sym) if sym.kind == SymKind::Package => Answer::Package,
+        Some(sym) => Answer::Found {
+            kind: sym.kind,
+            file: sym.file,
+        },
     }
 }
 
@@ -83,6 +113,92 @@ impl Resolver<'_> {
     /// skips a package `a.b.config` declared only elsewhere and finds `a.config.T`.
     /// A symbol that exists but is not visible leaves its file in `hidden`.
     fn lookup(&self, full: &str, reach: Reach, hidden: &mut Option<usize>) -> Option<Sym> {
+        let found = self.lookup_unrecorded(full, reach, hidden);
+        if let Some(recorder) = &self.recorder {
+            let mut recorder = recorder.borrow_mut();
+            match reach {
+                Reach::VisibleAnd(_) => recorder.spoil(),
+                _ => recorder.probe(full, reach == Reach::Options, answer(found)),
+            }
+        }
+        found
+    }
+
+    /// A probe of `super::replay` answered in this resolver's build.
+    pub(super) fn replay_probe(&self, full: &str, options: bool) -> Answer {
+        let reach = if options {
+            Reach::Options
+        } else {
+            Reach::Visible
+        };
+        answer(self.lookup_unrecorded(full, reach, &mut None))
+    }
+
+    /// A fact about an element of the build, recorded when this resolver records.
+    pub(super) fn fact(&self, fact: Fact) -> FactValue {
+        let value = fact.value(self.symbols);
+        if let Some(recorder) = &self.recorder {
+            recorder.borrow_mut().fact(fact, &value);
+        }
+        value
+    }
+
+    /// The first value of `name` if it is a closed enum.
+    pub(super) fn closed_enum(&self, name: &str) -> Option<i64> {
+        match self.fact(Fact::ClosedEnum(name.to_string())) {
+            FactValue::Number(first) => first,
+            _ => None,
+        }
+    }
+
+    pub(super) fn is_map_entry(&self, name: &str) -> bool {
+        self.fact(Fact::MapEntry(name.to_string())) == FactValue::Flag(true)
+    }
+
+    pub(super) fn is_message_set(&self, name: &str) -> bool {
+        self.fact(Fact::MessageSet(name.to_string())) == FactValue::Flag(true)
+    }
+
+    /// The extension ranges (inclusive) a message declares.
+    pub(super) fn extension_ranges(&self, name: &str) -> Vec<(i64, i64)> {
+        match self.fact(Fact::ExtensionRanges(name.to_string())) {
+            FactValue::Ranges(ranges) => ranges.unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the file declaring `name` says `optimize_for = LITE_RUNTIME` (`None`: no such
+    /// name in the build).
+    pub(super) fn lite_of_declaring(&self, name: &str) -> Option<bool> {
+        match self.fact(Fact::LiteOfDeclaring(name.to_string())) {
+            FactValue::Lite(lite) => lite,
+            _ => None,
+        }
+    }
+
+    /// `None` when `name` is no extension; else what its extendee resolves to from the
+    /// extension's own scope, in every file of the build.
+    pub(super) fn extendee_of(&self, name: &str) -> Option<Option<(String, SymKind)>> {
+        match self.fact(Fact::Extendee(name.to_string())) {
+            FactValue::Extendee(extendee) => extendee,
+            _ => None,
+        }
+    }
+
+    fn local_type(&self, name: &str) -> Option<LocalBy> {
+        match self.fact(Fact::Local(name.to_string())) {
+            FactValue::Local(why) => why,
+            _ => None,
+        }
+    }
+
+    /// [`Resolver::lookup`], not recorded.
+    fn lookup_unrecorded(
+        &self,
+        full: &str,
+        reach: Reach,
+        hidden: &mut Option<usize>,
+    ) -> Option<Sym> {
         let sym = self.symbols.map.get(full)?;
         let visible = match (reach, sym.kind) {
             (_, SymKind::Package) => {
@@ -272,7 +388,7 @@ impl Resolver<'_> {
         if sym.file == self.file {
             return;
         }
-        let Some(why) = self.symbols.local_types.get(full) else {
+        let Some(why) = self.local_type(full) else {
             return;
         };
         let reason = match why {

@@ -27,7 +27,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::imports::Unit;
+use rayon::prelude::*;
+
+use super::imports::{Unit, Visible};
+use super::replay::Trace;
+use super::resolve::Resolver;
+use super::symbols::Symbols;
+use super::validate::option_names::ElementOptions;
 use crate::model::File;
 
 /// What a successful build lets a later build take instead of lowering again, by path.
@@ -44,23 +50,43 @@ struct Reusable {
     /// Validated as a compared file (an import is only lowered).
     validated: bool,
     file: Arc<File>,
+    /// What the file's lowering read (`super::replay`), in the build that lowered it.
+    trace: Option<Arc<Trace>>,
+    /// Its custom options, for a build that takes it by replay to check again (validated
+    /// files only).
+    custom: Option<Arc<Vec<ElementOptions>>>,
+}
+
+/// What a later build keeps of each file of a successful one, beside its model.
+#[derive(Clone, Default)]
+pub(super) struct Kept {
+    pub trace: Option<Arc<Trace>>,
+    pub custom: Option<Arc<Vec<ElementOptions>>>,
 }
 
 impl Reuse {
     /// The files of a successful build: `units` in build order, `files[i]` lowered from
-    /// `units[i]`, the first `compared` of them validated.
-    pub(super) fn of(units: &[UnitFacts], files: &[Arc<File>], compared: usize) -> Reuse {
+    /// `units[i]` (or taken) with `kept[i]`, the first `compared` of them validated.
+    pub(super) fn of(
+        units: &[UnitFacts],
+        files: &[Arc<File>],
+        kept: Vec<Kept>,
+        compared: usize,
+    ) -> Reuse {
         let files = units
             .iter()
             .zip(files)
+            .zip(kept)
             .enumerate()
-            .map(|(index, (unit, file))| {
+            .map(|(index, ((unit, file), kept))| {
                 let reusable = Reusable {
                     text: unit.text.clone(),
                     imports: unit.imports.clone(),
                     missing_import: unit.missing_import,
                     validated: index < compared,
                     file: file.clone(),
+                    trace: kept.trace,
+                    custom: kept.custom.filter(|_| index < compared),
                 };
                 (unit.path.clone(), reusable)
             })
@@ -107,24 +133,91 @@ fn import_paths(units: &[Unit], unit: &Unit) -> Vec<String> {
         .collect()
 }
 
+/// A file the new build takes from the old one.
+#[derive(Clone)]
+pub(super) struct Reused {
+    pub file: Arc<File>,
+    /// Taken by replaying its lookups: a file of its closure changed, so the checks that need
+    /// every file's types (and the option values they type) run again on it.
+    pub replayed: bool,
+    pub kept: Kept,
+}
+
+impl Reused {
+    /// The custom options to check again, for a file taken by replay.
+    pub fn custom(&self) -> Arc<Vec<ElementOptions>> {
+        self.kept.custom.clone().unwrap_or_default()
+    }
+}
+
 /// For each unit, the old side's model when the unit and its whole import closure are the
-/// same there (see the module documentation), else `None`. The first `compared` units are
-/// validated, so they take only validated files.
-pub(super) fn reusable(units: &[Unit], compared: usize, old: &Reuse) -> Vec<Option<Arc<File>>> {
+/// same there (see the module documentation), or else when the unit itself is the same and
+/// every lookup its lowering made answers alike in this build (`super::replay`); `None`
+/// otherwise. The first `compared` units are validated, so they take only validated files.
+pub(super) fn reusable(
+    units: &[Unit],
+    compared: usize,
+    old: &Reuse,
+    visible: &[Visible],
+    symbols: &Symbols,
+) -> Vec<Option<Reused>> {
+    let same_file: Vec<bool> = (0..units.len()).map(|i| same_file(units, i, old)).collect();
     // same[i]: unit i and its closure are the same at both sides, imports first.
     let mut same: Vec<Option<bool>> = vec![None; units.len()];
     for i in super::imports::imports_first(units) {
         let imports_same = units[i].imports.iter().all(|&j| same[j] == Some(true));
-        same[i] = Some(imports_same && same_file(units, i, old));
+        same[i] = Some(imports_same && same_file[i]);
     }
-    units
-        .iter()
-        .enumerate()
-        .map(|(i, unit)| {
+    (0..units.len())
+        .into_par_iter()
+        .map(|i| {
+            let unit = &units[i];
             let old = old.files.get(&unit.source.path)?;
-            let usable = same[i] == Some(true) && (i >= compared || old.validated);
-            usable.then(|| old.file.clone())
+            if !same_file[i] || (i < compared && !old.validated) {
+                return None;
+            }
+            let kept = Kept {
+                trace: old.trace.clone(),
+                custom: old.custom.clone(),
+            };
+            let file = old.file.clone();
+            if same[i] == Some(true) {
+                return Some(Reused {
+                    file,
+                    replayed: false,
+                    kept,
+                });
+            }
+            let trace = old.trace.as_deref()?;
+            replays(trace, units, i, &visible[i], symbols).then_some(Reused {
+                file,
+                replayed: true,
+                kept,
+            })
         })
+        .collect()
+}
+
+/// Whether every lookup and fact of `trace` answers alike for unit `i` of this build.
+fn replays(trace: &Trace, units: &[Unit], i: usize, visible: &Visible, symbols: &Symbols) -> bool {
+    if visible.missing {
+        return false;
+    }
+    let resolver = Resolver::new(i, visible, symbols);
+    let import_lite = import_lite(units, i, symbols);
+    trace.replays(
+        |name, options| resolver.replay_probe(name, options),
+        symbols,
+        &import_lite,
+    )
+}
+
+/// The `LITE_RUNTIME` flag of each import of unit `i`, in order (`Trace::import_lite`).
+pub(super) fn import_lite(units: &[Unit], i: usize, symbols: &Symbols) -> Vec<bool> {
+    units[i]
+        .imports
+        .iter()
+        .map(|&j| symbols.lite.get(j).copied().unwrap_or(false))
         .collect()
 }
 

@@ -154,7 +154,7 @@ pub(super) struct Set {
 
 /// An option's resolved value, by the span and canonical name of its declaration (which
 /// are its model entry's).
-pub(super) type Resolved = ((Span, String), ResolvedOption);
+pub(in crate::link) type Resolved = ((Span, String), ResolvedOption);
 
 /// Every problem with the custom options (and built-in options handed on with them) of one
 /// file's elements; the value of each option found right is added to `resolved`.

@@ -167,20 +167,20 @@ fn check_options(
 }
 
 /// The problems that need every file of the build lowered: custom options (their types may be
-/// declared anywhere), and extensions against the declarations of their extendee.
+/// declared anywhere), and extensions against the declarations of their extendee; with the
+/// option values typed on the way (for [`keep_resolved`]).
 pub(in crate::link) fn after_lowering(
     file: &File,
     custom: &[option_names::ElementOptions],
     resolver: &crate::link::resolve::Resolver,
     types: &custom_options::Types,
-) -> Vec<(Span, String)> {
+) -> (Vec<(Span, String)>, Vec<custom_options::Resolved>) {
     let edition = match &file.syntax {
         Syntax::Editions(edition) => Some(edition.as_str()),
         _ => None,
     };
     let mut resolved = Vec::new();
     let mut errors = custom_options::check(custom, resolver, types, edition, &mut resolved);
-    keep_resolved(file, resolved);
     for extension in file.all_extensions() {
         let extendee = extension.extendee.as_deref();
         // protoc's compiled-in descriptor.proto has lost its source-retention options, the
@@ -194,45 +194,104 @@ pub(in crate::link) fn after_lowering(
             errors.extend(extension_declarations::check_extension(extension, extendee));
         }
     }
-    errors
+    (errors, resolved)
 }
 
 /// Stores each resolved value in its option's model entry (the same span and name).
-fn keep_resolved(file: &File, resolved: Vec<custom_options::Resolved>) {
+pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::Resolved>) {
     if resolved.is_empty() {
         return;
     }
     let mut by_key: std::collections::HashMap<_, _> = resolved.into_iter().collect();
-    let mut keep = |options: &crate::model::Options| {
+    each_options(file, &mut |options| {
         for entry in &options.entries {
             if let Some(value) = by_key.remove(&(entry.span, entry.name.clone())) {
                 let _ = entry.resolved.set(value);
             }
         }
-    };
-    keep(&file.options);
+    });
+}
+
+/// Whether [`keep_resolved`] would leave `file`'s entries as they are: each holds the value
+/// `resolved` gives it, or none when it gives none.
+pub(in crate::link) fn same_resolved(file: &File, resolved: &[custom_options::Resolved]) -> bool {
+    let mut by_key: std::collections::HashMap<_, _> =
+        resolved.iter().map(|(key, value)| (key, value)).collect();
+    let mut same = true;
+    each_options(file, &mut |options| {
+        for entry in &options.entries {
+            let new = by_key.remove(&(entry.span, entry.name.clone()));
+            same &= new == entry.resolved.get();
+        }
+    });
+    same
+}
+
+/// A copy of `file` with no option value resolved, for [`keep_resolved`] to fill.
+pub(in crate::link) fn unresolved_copy(file: &File) -> File {
+    fn clear(options: &mut crate::model::Options) {
+        for entry in &mut options.entries {
+            entry.resolved = std::sync::OnceLock::new();
+        }
+    }
+    fn enumeration(e: &mut crate::model::Enum) {
+        clear(&mut e.options);
+        for value in &mut e.values {
+            clear(&mut value.options);
+        }
+    }
+    fn message(m: &mut Message) {
+        clear(&mut m.options);
+        for field in m.fields.iter_mut().chain(&mut m.extensions) {
+            clear(&mut field.options);
+        }
+        for oneof in &mut m.oneofs {
+            clear(&mut oneof.options);
+        }
+        m.enums.iter_mut().for_each(enumeration);
+        m.messages.iter_mut().for_each(message);
+    }
+    let mut copy = file.clone();
+    clear(&mut copy.options);
+    copy.messages.iter_mut().for_each(message);
+    copy.enums.iter_mut().for_each(enumeration);
+    for field in &mut copy.extensions {
+        clear(&mut field.options);
+    }
+    for service in &mut copy.services {
+        clear(&mut service.options);
+        for method in &mut service.methods {
+            clear(&mut method.options);
+        }
+    }
+    copy
+}
+
+/// Every option list of `file` that [`keep_resolved`] fills.
+fn each_options(file: &File, visit: &mut dyn FnMut(&crate::model::Options)) {
+    visit(&file.options);
     for message in file.all_messages() {
-        keep(&message.options);
+        visit(&message.options);
         for field in message.fields.iter().chain(&message.extensions) {
-            keep(&field.options);
+            visit(&field.options);
         }
         for oneof in &message.oneofs {
-            keep(&oneof.options);
+            visit(&oneof.options);
         }
     }
     for field in &file.extensions {
-        keep(&field.options);
+        visit(&field.options);
     }
     for enumeration in file.all_enums() {
-        keep(&enumeration.options);
+        visit(&enumeration.options);
         for value in &enumeration.values {
-            keep(&value.options);
+            visit(&value.options);
         }
     }
     for service in &file.services {
-        keep(&service.options);
+        visit(&service.options);
         for method in &service.methods {
-            keep(&method.options);
+            visit(&method.options);
         }
     }
 }

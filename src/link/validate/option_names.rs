@@ -8,7 +8,7 @@
 
 use super::option_values;
 use crate::link::resolve::Resolver;
-use crate::link::symbols::{join, SymKind};
+use crate::link::symbols::{join, SymKind, Symbols};
 use crate::syntax::ast::{self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem};
 use crate::syntax::Span;
 
@@ -261,11 +261,10 @@ impl Walk<'_> {
                 written.trim_start_matches('.')
             ));
         };
-        let symbols = self.resolver.symbols;
-        let extension = symbols.extensions.get(&full);
-        let extendee =
-            extension.and_then(|e| resolve_in_scope(self.resolver, &e.extendee, &e.scope));
-        if let Some(((_, SymKind::Message), _)) = extendee.as_ref().zip(extension) {
+        let extension = self.resolver.extendee_of(&full);
+        let is_extension = extension.is_some();
+        let extendee = extension.flatten();
+        if let Some((_, SymKind::Message)) = extendee.as_ref() {
             if extendee.as_ref().map(|(n, _)| n.as_str())
                 == Some(format!("google.protobuf.{options_message}").as_str())
             {
@@ -275,9 +274,7 @@ impl Walk<'_> {
         let extendee = extendee.map(|(name, _)| name);
         let what = match extendee {
             Some(extendee) => format!("it extends `{extendee}`"),
-            None if !symbols.extensions.contains_key(&full) => {
-                "it is a field, not an extension".to_string()
-            }
+            None if !is_extension => "it is a field, not an extension".to_string(),
             None => return Ok(None), // its extendee did not resolve: reported there
         };
         Err(format!(
@@ -387,8 +384,11 @@ fn builtin_problem(part: &OptionNamePart, target: OptionsMessage) -> Option<Stri
 
 /// The full name and kind of what `written` names from `scope` (for an extension declared
 /// elsewhere: its extendee and type), looked up in every file of the build.
-fn resolve_in_scope(resolver: &Resolver, written: &str, scope: &str) -> Option<(String, SymKind)> {
-    let symbols = resolver.symbols;
+pub(in crate::link) fn resolve_in_scope(
+    symbols: &Symbols,
+    written: &str,
+    scope: &str,
+) -> Option<(String, SymKind)> {
     if let Some(full) = written.strip_prefix('.') {
         return symbols.map.get(full).map(|s| (full.to_string(), s.kind));
     }

@@ -1,20 +1,22 @@
 //! Checks on what a resolved reference points at, made while lowering: they need the symbol
-//! table (closed enums and extension ranges of every file in the build).
+//! table (closed enums and extension ranges of every file in the build), read through the
+//! file's `Resolver` so that `link::replay` records each fact.
 
+use crate::link::resolve::Resolver;
 use crate::link::symbols::Symbols;
 use crate::model::{Field, FieldType, Label, MessageEncoding, Syntax};
 use crate::syntax::{ast, Span};
 
 /// An extension's number must lie in one of the extendee's extension ranges.
 pub(in crate::link) fn extension_number(
-    symbols: &Symbols,
+    resolver: &Resolver,
     extendee: &str,
     field: &ast::FieldDecl,
 ) -> Option<(Span, String)> {
-    let inside = symbols
-        .extension_ranges
-        .get(extendee)
-        .is_some_and(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&field.number)));
+    let inside = resolver
+        .extension_ranges(extendee)
+        .iter()
+        .any(|&(a, b)| (a..=b).contains(&field.number));
     (!inside).then(|| {
         (
             field.number_span,
@@ -29,11 +31,11 @@ pub(in crate::link) fn extension_number(
 /// A map's value may be an enum only if its first value is zero (protobuf's descriptor
 /// validation, which buf runs: a closed enum may start elsewhere).
 pub(in crate::link) fn map_value_enum(
-    symbols: &Symbols,
+    resolver: &Resolver,
     type_name: Option<&str>,
 ) -> Option<String> {
     let name = type_name?;
-    let &first = symbols.closed_enums.get(name)?;
+    let first = resolver.closed_enum(name)?;
     (first != 0).then(|| {
         format!("enum `{name}` cannot be a map value: its first value must be zero, not {first}")
     })
@@ -42,13 +44,13 @@ pub(in crate::link) fn map_value_enum(
 /// buf's rule: a closed (proto2-style) enum cannot be used at all in a proto3 message,
 /// nor by a singular field with implicit presence in editions.
 pub(in crate::link) fn closed_enum(
-    symbols: &Symbols,
+    resolver: &Resolver,
     syntax: &Syntax,
     type_name: Option<&str>,
     implicit_singular: bool,
 ) -> Option<String> {
     let name = type_name?;
-    if !symbols.closed_enums.contains_key(name) {
+    if resolver.closed_enum(name).is_none() {
         return None;
     }
     match syntax {
@@ -65,8 +67,8 @@ pub(in crate::link) fn closed_enum(
 /// protoc: `map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.`,
 /// also for a field that names the entry message of a map (protoc's `ValidateMapEntry`: only
 /// the map field itself may use it).
-pub(in crate::link) fn map_entry_use(symbols: &Symbols, type_name: &str) -> Option<String> {
-    symbols.map_entries.contains(type_name).then(|| {
+pub(in crate::link) fn map_entry_use(resolver: &Resolver, type_name: &str) -> Option<String> {
+    resolver.is_map_entry(type_name).then(|| {
         format!("`{type_name}` is the entry message of a map field; write a `map<KeyType, ValueType>` field instead")
     })
 }
@@ -74,14 +76,14 @@ pub(in crate::link) fn map_entry_use(symbols: &Symbols, type_name: &str) -> Opti
 /// protoc: `Extensions of MessageSets must be optional messages.` (a group, or a message
 /// encoded DELIMITED, is not one).
 pub(in crate::link) fn message_set_extension(
-    symbols: &Symbols,
+    resolver: &Resolver,
     extendee: &str,
     field: &Field,
 ) -> Option<(Span, String)> {
     let optional_message = field.label != Label::Repeated
         && field.ty == FieldType::Message
         && field.features.message_encoding.value != MessageEncoding::Delimited;
-    (symbols.message_sets.contains(extendee) && !optional_message).then(|| {
+    (resolver.is_message_set(extendee) && !optional_message).then(|| {
         (
             field.type_span,
             format!(
@@ -93,7 +95,8 @@ pub(in crate::link) fn message_set_extension(
 }
 
 /// protoc: `Files that do not use optimize_for = LITE_RUNTIME cannot import files which do
-/// use this option.` `imports` are (file index, span of the import statement).
+/// use this option.` `imports` are (file index, span of the import statement). `link::replay`
+/// compares the flag of each import itself (`Trace::import_lite`).
 pub(in crate::link) fn lite_imports(
     symbols: &Symbols,
     file: usize,
@@ -119,14 +122,14 @@ pub(in crate::link) fn lite_imports(
 /// protoc: `Extensions to non-lite types can only be declared in non-lite files.` (a lite
 /// file may extend only lite types; buf does not check this).
 pub(in crate::link) fn lite_extendee(
-    symbols: &Symbols,
-    file: usize,
+    resolver: &Resolver,
     extendee: &str,
     span: Span,
 ) -> Option<(Span, String)> {
-    let is_lite = |index: usize| symbols.lite.get(index).copied().unwrap_or(false);
-    let declared_in = symbols.map.get(extendee)?.file;
-    (is_lite(file) && !is_lite(declared_in)).then(|| {
+    let symbols = resolver.symbols;
+    let own_lite = symbols.lite.get(resolver.file).copied().unwrap_or(false);
+    let extendee_lite = resolver.lite_of_declaring(extendee)?;
+    (own_lite && !extendee_lite).then(|| {
         (
             span,
             format!(
