@@ -105,6 +105,7 @@ pub fn compare_schemas(data: &[u8]) {
         old_is_dir: true,
         old: texts(&old),
         new: texts(&new),
+        ..Default::default()
     };
     for version in ["v1beta1", "v1", "v2"] {
         let mut ctx = report::Context::new(version);

@@ -7,6 +7,13 @@
 #   gen500, gen5000, gen10000
 #                    generated pairs (scripts/gen_bench_tree.py) of that many files
 #   precommit10      10 files in a repository, one breaking change staged (`--staged`)
+#   googleapis-staged  the pre-commit hook on googleapis: a working clone of HEAD with one
+#                    field deleted from a leaf service (secretmanager v1) and staged,
+#                    `check --staged --against HEAD`, then the same with `--history`; warm:
+#                    one untimed run first fills `.git/protocompat/` (the narrowed build's
+#                    cache, and the audit's ledger for --history). For the cold figure,
+#                    delete .git/protocompat/narrow.bin before a run (or set
+#                    PROTOCOMPAT_FULL_BUILD=1: the full build, what a cold run does).
 # PROTOCOMPAT=target/profiling/protocompat benchmarks the same build with symbols, for perf.
 #
 # For each case and tool it prints the median wall time, CPU (user + system) and peak RSS
@@ -40,7 +47,7 @@ buf=${BUF:-}
 protocompat=${PROTOCOMPAT:-$here/target/release/protocompat}
 back=${GOOGLEAPIS_BACK:-500}
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(googleapis-dir googleapis-git gen500 gen5000 gen10000 precommit10)
+[[ ${#cases[@]} -gt 0 ]] || cases=(googleapis-dir googleapis-git gen500 gen5000 gen10000 precommit10 googleapis-staged)
 
 if [[ ! -x $protocompat ]]; then
   # target/profiling/ is the release build with symbols, for perf (Cargo.toml).
@@ -162,6 +169,28 @@ precommit() {
     cp -r "$out/gen/new/." "$out/repo/"
     git -C "$out/repo" add -A
     touch "$out/.done"
+  fi
+}
+
+# A working clone of googleapis at the benchmark's HEAD (missing blobs completed) with one
+# field of a leaf service deleted and staged; sets staged_repo.
+googleapis_staged() {
+  googleapis_trees
+  staged_repo=$dir/googleapis-staged
+  if [[ "$(cat "$staged_repo.rev" 2>/dev/null)" != "$new_rev" ]]; then
+    rm -rf "$staged_repo"
+    git clone --quiet --shared --no-checkout "$git_dir" "$staged_repo"
+    git -C "$staged_repo" -c advice.detachedHead=false checkout --quiet -f "$new_rev"
+    python3 - "$staged_repo/google/cloud/secretmanager/v1/service.proto" <<'PY'
+import re, sys
+path = sys.argv[1]
+text = open(path).read()
+at = text.index("message ListSecretVersionsRequest")
+line = re.compile(r"\n  int32 page_size = 2[^\n]*").search(text, at)
+open(path, "w").write(text[: line.start()] + text[line.end() :])
+PY
+    git -C "$staged_repo" add google/cloud/secretmanager/v1/service.proto
+    echo "$new_rev" >"$staged_repo.rev"
   fi
 }
 
@@ -292,9 +321,9 @@ skip=(--exclude-path preview)
 
 for c in "${cases[@]}"; do
   case $c in
-    googleapis-dir | googleapis-git | gen500 | gen5000 | gen10000 | precommit10) ;;
+    googleapis-dir | googleapis-git | gen500 | gen5000 | gen10000 | precommit10 | googleapis-staged) ;;
     *)
-      echo "unknown case $c (expected googleapis-dir, googleapis-git, gen500, gen5000, gen10000 or precommit10)" >&2
+      echo "unknown case $c (expected googleapis-dir, googleapis-git, gen500, gen5000, gen10000, precommit10 or googleapis-staged)" >&2
       exit 2
       ;;
   esac
@@ -325,6 +354,16 @@ for c in "${cases[@]}"; do
       precommit
       bench_case "$c" "$dir/precommit10/repo" check . --staged --against HEAD --format json \
         -- breaking . --against .git#ref=HEAD --error-format json
+      ;;
+    googleapis-staged)
+      googleapis_staged
+      staged=(check . --staged --against HEAD "${skip[@]}" --exclude-path google/cloud/compute/v1beta --format json)
+      # Untimed: fills the caches (the first run is the full build, and the audit's walk).
+      (cd "$staged_repo" && "$protocompat" "${staged[@]}" --history >/dev/null 2>&1) || true
+      bench_case "$c" "$staged_repo" "${staged[@]}" \
+        -- breaking . --against .git#ref=HEAD "${skip[@]}" --error-format json
+      bench_case "$c-history" "$staged_repo" "${staged[@]}" --history \
+        -- breaking . --against .git#ref=HEAD "${skip[@]}" --error-format json
       ;;
     *)
       echo "unknown case $c" >&2

@@ -10,9 +10,11 @@
 //!
 //! - A unit is *changed* when it is a unit of one side only, or its blob or its role
 //!   (compared or only imported) differs between the sides.
-//! - Its *key* hashes its path, blob, role and, for each import in order, the import's path
-//!   and key (or that it is missing): it names the file and its whole import closure. A key
-//!   is recorded *clean* once a build that held the unit succeeded.
+//! - Its *key* hashes its path, blob, role, the path and blob of every unit of a package
+//!   related to its own (below: the files it could clash with), and, for each import in
+//!   order, the import's path and key (or that it is missing): it names the file, its whole
+//!   import closure and its package neighbours. A key is recorded *clean* once a build that
+//!   held the unit succeeded.
 //! - The *seeds* are the changed units, the units with a missing import, those whose key is
 //!   not recorded clean on a side, and any unit of package `google.protobuf` that is not a
 //!   bundled well-known type (a file of the build declaring the names of descriptor.proto
@@ -31,11 +33,11 @@
 //!   its key, so its full build gives none. The only errors across files are names
 //!   declared twice (a symbol, or a package and a symbol): every symbol of a file starts
 //!   with its package, so two clashing files have related packages (one package is the
-//!   other or a prefix of it at a dot). Each clash has a file that was a seed when the clash
-//!   first existed (the file that came or changed last was not recorded clean then), and
-//!   every file of a package related to a seed's is built, so the clash is built and
-//!   reported on every run until it is fixed; no build that holds it succeeds, so none
-//!   records either file clean.
+//!   other or a prefix of it at a dot), and each is in the other's key. A key is recorded
+//!   clean for the first time by a build in which its unit was a seed (not yet recorded),
+//!   and that build held every unit of the related packages, the other file of any clash
+//!   included (it is in the key): the build failed, and recorded nothing. So a file with a
+//!   clash is never known clean, is a seed on every check, and the clash is reported.
 //! - *Pair rules* find nothing in a file unchanged with all it imports
 //!   (`diff::unchanged_files`). A judged pair lies in a changed file, or a file importing
 //!   one: required. Each built file is built with its whole import closure, so its model,
@@ -55,7 +57,7 @@
 //! everything and records every unit; a directory on disk without blob ids, or a cache
 //! too cold to be worth reading, gives the full build too.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use sha2::{Digest, Sha256};
 
@@ -87,6 +89,8 @@ struct Graph {
     by_path: HashMap<String, usize>,
     /// The units importing each unit.
     importers: Vec<Vec<usize>>,
+    /// The units of each package.
+    packages: BTreeMap<String, Vec<usize>>,
 }
 
 /// Why a check builds everything.
@@ -188,6 +192,7 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
         nodes: Vec::new(),
         by_path: HashMap::new(),
         importers: Vec::new(),
+        packages: BTreeMap::new(),
     };
     let mut queue = VecDeque::new();
     // Headers of compared files first, so that a cold cache is found before reading much.
@@ -251,6 +256,8 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
         for &j in node.imports.iter().flatten() {
             graph.importers[j].push(i);
         }
+        let package = node.header.package.clone();
+        graph.packages.entry(package).or_default().push(i);
     }
     Ok(graph)
 }
@@ -307,6 +314,7 @@ fn read_header(
 /// Each unit's key; `None` for a unit in an import cycle or importing one (never clean:
 /// the build refuses cycles). Depth first without recursion, imports before importers.
 fn keys(graph: &Graph) -> Vec<Option<Key>> {
+    let neighbourhoods = neighbourhoods(graph);
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         New,
@@ -341,7 +349,8 @@ fn keys(graph: &Graph) -> Vec<Option<Key>> {
                         .flatten()
                         .all(|&j| state[j] == State::Done);
                     keys[i] = if imports_done {
-                        key_of(graph, i, &keys)
+                        let package = graph.nodes[i].header.package.as_str();
+                        key_of(graph, i, &keys, &neighbourhoods[package])
                     } else {
                         None
                     };
@@ -354,8 +363,9 @@ fn keys(graph: &Graph) -> Vec<Option<Key>> {
     keys
 }
 
-/// The key of unit `i`, whose imports' keys are known (`None` if one has none).
-fn key_of(graph: &Graph, i: usize, keys: &[Option<Key>]) -> Option<Key> {
+/// The key of unit `i`, whose imports' keys are known (`None` if one has none), in the
+/// `neighbourhood` of its package.
+fn key_of(graph: &Graph, i: usize, keys: &[Option<Key>], neighbourhood: &Key) -> Option<Key> {
     let node = &graph.nodes[i];
     let mut hash = Sha256::new();
     hash.update(b"protocompat-clean-1\0");
@@ -366,6 +376,7 @@ fn key_of(graph: &Graph, i: usize, keys: &[Option<Key>]) -> Option<Key> {
         Id::Bundled => hash.update(b"bundled"),
     }
     hash.update([u8::from(node.compared)]);
+    hash.update(neighbourhood);
     for (path, import) in node.header.imports.iter().zip(&node.imports) {
         hash.update(path.as_bytes());
         hash.update([0]);
@@ -375,6 +386,91 @@ fn key_of(graph: &Graph, i: usize, keys: &[Option<Key>]) -> Option<Key> {
         }
     }
     Some(hash.finalize().into())
+}
+
+/// Per package, a hash of every unit (path and blob) of the packages related to it: part
+/// of each unit's key, so that a file is known clean only beside the very files it could
+/// clash with (a clash lies between related packages; see the module documentation).
+fn neighbourhoods(graph: &Graph) -> HashMap<&str, Key> {
+    let digests: BTreeMap<&str, Key> = graph
+        .packages
+        .iter()
+        .map(|(package, units)| {
+            let mut members: Vec<(&str, Id)> = units
+                .iter()
+                .map(|&i| (graph.nodes[i].path.as_str(), graph.nodes[i].id))
+                .collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            let mut hash = Sha256::new();
+            for (path, id) in members {
+                hash.update(path.as_bytes());
+                hash.update([0]);
+                match id {
+                    Id::Blob(blob) => hash.update(blob.as_bytes()),
+                    Id::Bundled => hash.update(b"bundled"),
+                }
+            }
+            (package.as_str(), hash.finalize().into())
+        })
+        .collect();
+    graph
+        .packages
+        .keys()
+        .map(|package| {
+            let mut related = related_of(package, &graph.packages);
+            related.sort_unstable();
+            related.dedup();
+            let mut hash = Sha256::new();
+            for other in related {
+                hash.update(other.as_bytes());
+                hash.update([0]);
+                hash.update(digests[other]);
+            }
+            (package.as_str(), hash.finalize().into())
+        })
+        .collect()
+}
+
+/// The packages of `packages` related to `package`, found by prefix
+/// rather than by comparing every pair: itself, its ancestors at dots (and the empty
+/// package), its descendants, and its sibling versions.
+fn related_of<'p, T>(package: &str, packages: &'p BTreeMap<String, T>) -> Vec<&'p str> {
+    let mut out: Vec<&'p str> = Vec::new();
+    let mut take = |name: &str| {
+        if let Some((found, _)) = packages.get_key_value(name) {
+            out.push(found.as_str());
+        }
+    };
+    take(package);
+    take("");
+    for (at, _) in package.match_indices('.') {
+        take(&package[..at]);
+    }
+    let under = |prefix: String| {
+        let end = format!("{}\u{10ffff}", prefix);
+        packages
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix.as_str()),
+                std::ops::Bound::Excluded(end.as_str()),
+            ))
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>()
+    };
+    if package.is_empty() {
+        out.extend(packages.keys().map(String::as_str));
+        return out;
+    }
+    out.extend(under(format!("{package}.")));
+    if let Some((parent, last)) = package.rsplit_once('.') {
+        if is_version(last) {
+            let siblings = under(format!("{parent}.v"));
+            out.extend(siblings.into_iter().filter(|name| {
+                let rest = &name[parent.len() + 1..];
+                !rest.contains('.') && is_version(rest)
+            }));
+        }
+    }
+    out
 }
 
 /// The paths that must be built (see the module documentation).
@@ -412,6 +508,7 @@ fn required(
             }
         }
     }
+    let packages: Vec<&str> = packages.into_iter().collect();
     let mut required: HashSet<String> = HashSet::new();
     for graph in sides {
         // Importers of seeds, directly or not.
@@ -430,33 +527,25 @@ fn required(
         for i in seen {
             required.insert(graph.nodes[i].path.clone());
         }
-        for node in &graph.nodes {
-            let related = packages
-                .iter()
-                .any(|seed| related_packages(&node.header.package, seed));
-            if related || node.header.directives {
-                required.insert(node.path.clone());
+        for seed in &packages {
+            for package in related_of(seed, &graph.packages) {
+                for &i in &graph.packages[package] {
+                    required.insert(graph.nodes[i].path.clone());
+                }
             }
+        }
+        for node in graph.nodes.iter().filter(|n| n.header.directives) {
+            required.insert(node.path.clone());
         }
     }
     required
 }
 
-/// Whether two packages can clash or be read together by a rule: equal, one a prefix of
-/// the other at a dot (a package and a type of one name clash), or two versions of one
-/// parent (`a.v1`, `a.v2beta`: FIELD_NUMBER_TAG_SIZE reads the other versions).
-fn related_packages(a: &str, b: &str) -> bool {
-    let prefix = |short: &str, long: &str| {
-        short.is_empty()
-            || (long.starts_with(short) && long.as_bytes().get(short.len()) == Some(&b'.'))
-    };
-    let versions = || match (a.rsplit_once('.'), b.rsplit_once('.')) {
-        (Some((pa, la)), Some((pb, lb))) => pa == pb && is_version(la) && is_version(lb),
-        _ => false,
-    };
-    a == b || prefix(a, b) || prefix(b, a) || versions()
-}
-
+/// Two packages are *related* when they can clash or a rule reads them together: equal,
+/// one a prefix of the other at a dot (a package and a type of one name clash), or two
+/// versions of one parent (`a.v1`, `a.v2beta`: FIELD_NUMBER_TAG_SIZE reads the other
+/// versions).
+///
 /// As FIELD_NUMBER_TAG_SIZE reads a version component (`v1`, `v2beta1`), or wider.
 fn is_version(component: &str) -> bool {
     component
@@ -554,7 +643,23 @@ fn compared_importer(graph: &Graph, i: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::related_packages;
+    use super::{is_version, related_of};
+    use std::collections::BTreeMap;
+
+    /// Whether two packages can clash or be read together by a rule: equal, one a prefix of
+    /// the other at a dot (a package and a type of one name clash), or two versions of one
+    /// parent (`a.v1`, `a.v2beta`: FIELD_NUMBER_TAG_SIZE reads the other versions).
+    fn related_packages(a: &str, b: &str) -> bool {
+        let prefix = |short: &str, long: &str| {
+            short.is_empty()
+                || (long.starts_with(short) && long.as_bytes().get(short.len()) == Some(&b'.'))
+        };
+        let versions = || match (a.rsplit_once('.'), b.rsplit_once('.')) {
+            (Some((pa, la)), Some((pb, lb))) => pa == pb && is_version(la) && is_version(lb),
+            _ => false,
+        };
+        a == b || prefix(a, b) || prefix(b, a) || versions()
+    }
 
     #[test]
     fn packages_that_can_clash_or_are_read_together_are_related() {
@@ -566,5 +671,39 @@ mod tests {
         assert!(!related_packages("a.b", "a.bc"));
         assert!(!related_packages("a.x", "a.y"));
         assert!(!related_packages("x.v1", "y.v1"));
+    }
+
+    /// The prefix search finds exactly the related packages.
+    #[test]
+    fn related_of_finds_what_related_packages_says() {
+        let names = [
+            "",
+            "a",
+            "a.b",
+            "a.b.c",
+            "a.bc",
+            "a.v1",
+            "a.v1.x",
+            "a.v2beta1",
+            "a.vx",
+            "a.v1x",
+            "b",
+            "b.v1",
+            "google.protobuf",
+            "x.y.v3",
+            "x.y.z",
+        ];
+        let packages: BTreeMap<String, ()> = names.iter().map(|n| (n.to_string(), ())).collect();
+        for a in names {
+            let mut found = related_of(a, &packages);
+            found.sort_unstable();
+            found.dedup();
+            let expected: Vec<&str> = packages
+                .keys()
+                .map(String::as_str)
+                .filter(|b| related_packages(a, b))
+                .collect();
+            assert_eq!(found, expected, "{a:?}");
+        }
     }
 }
