@@ -228,13 +228,22 @@ fn number_reuse(
                     kind.name()
                 ));
             }
-            let help = match kind {
-                Kind::Extendee => format!(
+            let help = match (kind, new.deleted) {
+                // Repaired already: what is left is the data written while it lasted.
+                (_, Some(end)) => format!(
+                    "\"{}\" left number {number} at {}: make sure no data written with it from \
+                     {} until then is still read by readers of \"{}\", nor the other way round",
+                    now.name,
+                    cite(end),
+                    cite(new.added()),
+                    was.name
+                ),
+                (Kind::Extendee, None) => format!(
                     "if \"{}\" has not shipped, give it a number no extension of \"{element}\" \
                      ever used; otherwise make sure no data written with \"{}\" is still read",
                     now.name, was.name
                 ),
-                _ => format!(
+                (_, None) => format!(
                     "if \"{}\" has not shipped, give it a number \"{element}\" never used and \
                      reserve {number} and \"{}\"; otherwise make sure no data written with \
                      \"{}\" is still read",

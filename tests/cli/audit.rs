@@ -627,6 +627,13 @@ fn a_reuse_repaired_later_says_when_it_ended() {
     assert!(message.contains(&said), "{message}");
     assert_eq!(reuse["current"]["added_in"]["subject"], "add created_at");
     assert_eq!(reuse["current"]["deleted_in"]["subject"], "repair");
+    let help = format!(
+        "\"created_at\" left number 2 at {}: make sure no data written with it from {} until \
+         then is still read by readers of \"email\", nor the other way round",
+        cite("HEAD"),
+        cite("HEAD~1")
+    );
+    assert_eq!(reuse["help"], help.as_str());
     assert_eq!(reuse["severity"], "error");
     let text = support::run(repo.path(), &["audit", "--no-cache", "--color", "never"]);
     let text = String::from_utf8_lossy(&text.stdout);
