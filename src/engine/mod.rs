@@ -7,11 +7,12 @@
 mod cache;
 mod load;
 mod modules;
+pub mod timing;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, build_reusing, collect, load, share_identical, unresolved_imports, Collected, Loaded,
-    Loader, PathFilter,
+    build, build_reusing, collect, finish, load, prepare, share_identical, unresolved_imports,
+    Collected, Loaded, Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};
 

@@ -85,6 +85,29 @@ pub fn build_parsed_reusing(
     resolver: &dyn ImportResolver,
     old: Option<&Reuse>,
 ) -> Result<BuildOutput, BuildError> {
+    prepare_parsed(files, resolver)?.finish(old)
+}
+
+/// A build up to its lowering: every file loaded (imports followed), syntax errors and
+/// import cycles refused, symbols collected. Nothing of it depends on another revision's
+/// build, so a caller may prepare one side while the other side builds, then
+/// [`Prepared::finish`] it with that side's [`Reuse`].
+pub struct Prepared {
+    units: Vec<Unit>,
+    /// The first `compared` units are the compared files; imports follow.
+    compared: usize,
+    symbols: Symbols,
+    /// Names defined twice and the like, reported once lowering has found the rest.
+    symbol_errors: Vec<(usize, Span, String)>,
+    unresolved_imports: Vec<MissingImport>,
+}
+
+/// Loads the imports of files already parsed and collects their symbols: the first half of
+/// [`build_parsed_reusing`] (the second is [`Prepared::finish`]).
+pub fn prepare_parsed(
+    files: Vec<(SourceFile, Arc<ParsedFile>)>,
+    resolver: &dyn ImportResolver,
+) -> Result<Prepared, BuildError> {
     let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
@@ -117,10 +140,47 @@ pub fn build_parsed_reusing(
         lite: units.iter().map(|u| is_lite(&u.parsed.ast)).collect(),
         ..Symbols::default()
     };
-    let mut errors = Vec::new();
+    let mut symbol_errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
-        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
+        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut symbol_errors);
     }
+    Ok(Prepared {
+        units,
+        compared,
+        symbols,
+        symbol_errors,
+        unresolved_imports,
+    })
+}
+
+impl Prepared {
+    /// Lowers and validates the prepared files, taking from `old` (another revision's
+    /// build) each file [`build_parsed_reusing`] may take.
+    pub fn finish(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+        let Prepared {
+            units,
+            compared,
+            symbols,
+            symbol_errors,
+            unresolved_imports,
+        } = self;
+        lower_prepared(
+            (units, compared),
+            (symbols, symbol_errors),
+            unresolved_imports,
+            old,
+        )
+    }
+}
+
+/// [`Prepared::finish`], by its parts.
+fn lower_prepared(
+    (units, compared): (Vec<Unit>, usize),
+    (symbols, errors): (Symbols, Vec<(usize, Span, String)>),
+    unresolved_imports: Vec<MissingImport>,
+    old: Option<&Reuse>,
+) -> Result<BuildOutput, BuildError> {
+    let mut diagnostics = Vec::new();
     // A name defined twice: which definition the table kept may differ between builds.
     let symbols_clean = errors.is_empty();
     let reused = match old {
@@ -135,7 +195,10 @@ pub fn build_parsed_reusing(
     // they can reach is declared in its import closure (see `super::reuse`), lowered by then.
     // Nothing waits for the whole build but the checks of files `tainted` below.
     // Visibility is computed first: it reads the import lists of every unit.
-    let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
+    let visible: Vec<Visible> = (0..units.len())
+        .into_par_iter()
+        .map(|i| visible_files(&units, i))
+        .collect();
     let imports_of: Vec<Vec<usize>> = units.iter().map(|u| u.imports.clone()).collect();
     let count = units.len();
     let slots: Vec<OnceLock<Arc<File>>> = (0..count).map(|_| OnceLock::new()).collect();
@@ -190,18 +253,10 @@ pub fn build_parsed_reusing(
             this_level.push(index);
         }
         types.add(this_level.iter().map(|&i| lowered(&slots, i)));
-        for (index, custom) in to_check {
-            if tainted[index] {
-                deferred.push((index, custom));
-                continue;
-            }
-            let resolver = Resolver::new(index, &visible[index], &symbols);
-            let file = lowered(&slots, index);
-            checked.push((
-                index,
-                validate::after_lowering(file, &custom, &resolver, &types),
-            ));
-        }
+        let (later, now): (Vec<_>, Vec<_>) =
+            to_check.into_iter().partition(|(index, _)| tainted[*index]);
+        deferred.extend(later);
+        checked.extend(check_options(now, (&slots, &visible, &symbols), &types));
     }
     drop(types);
     if !deferred.is_empty() {
@@ -214,14 +269,11 @@ pub fn build_parsed_reusing(
                 .cmp(&(b >= compared, &sources[b].as_ref().map(|s| &s.path)))
         });
         let types = Types::of(order.iter().map(|&i| lowered(&slots, i)));
-        for (index, custom) in deferred {
-            let resolver = Resolver::new(index, &visible[index], &symbols);
-            let file = lowered(&slots, index);
-            checked.push((
-                index,
-                validate::after_lowering(file, &custom, &resolver, &types),
-            ));
-        }
+        checked.extend(check_options(
+            deferred,
+            (&slots, &visible, &symbols),
+            &types,
+        ));
     }
     // Diagnostics in the order of the files: lowering and validation first, then the checks
     // of custom options and extensions.
@@ -304,6 +356,24 @@ fn report_all(
 
 /// (span, message) problems of one file.
 type Errors = Vec<(Span, String)>;
+
+/// The checks of custom options and extensions of lowered files (in parallel: each reads
+/// the types and its own file only), each with its file's index.
+fn check_options(
+    files: Vec<(usize, Vec<ElementOptions>)>,
+    (slots, visible, symbols): (&[OnceLock<Arc<File>>], &[Visible], &Symbols),
+    types: &Types,
+) -> Vec<(usize, Errors)> {
+    files
+        .into_par_iter()
+        .map(|(index, custom)| {
+            let resolver = Resolver::new(index, &visible[index], symbols);
+            let file = lowered(slots, index);
+            let errors = validate::after_lowering(file, &custom, &resolver, types);
+            (index, errors)
+        })
+        .collect()
+}
 
 fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {
     slots[index].get().expect("lowered at an earlier level")
