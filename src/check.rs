@@ -122,6 +122,7 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
     let uniform = selections
         .windows(2)
         .all(|w| engine::same_rules(&w[0], &w[1]));
+    engine::timing::phase("open");
     let pairs = engine::pair_modules(
         &resolved.new_layout,
         &resolved.old_layout,
@@ -175,6 +176,7 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         modules.push(result.compared_builds);
         changes.extend(result.changes);
     }
+    engine::timing::phase("modules");
     something_compared(opts, &compared, &new, &old)?;
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     silenced.sort_by(|a: &Ignored, b: &Ignored| a.finding.sort_key().cmp(&b.finding.sort_key()));
@@ -275,14 +277,17 @@ fn check_module(
         old: mut old_files,
         planned,
     } = sides?;
+    engine::timing::phase("collect");
 
-    // The old side first (each build uses every core): the new side then takes the old
-    // side's model of each file unchanged with all it imports, instead of lowering it again.
-    let old_built = engine::build(&mut old_files);
-    let new_built = match &old_built {
-        Ok(old) => engine::build_reusing(&mut new_files, &old.reuse),
-        Err(_) => engine::build(&mut new_files),
-    };
+    // The old side builds while the new side is prepared (imports loaded, symbols
+    // collected: mostly one thread each, so both cores stay busy); the new side then lowers,
+    // taking the old side's model of each file unchanged with all it imports.
+    let (old_built, new_prepared) = rayon::join(
+        || engine::build(&mut old_files),
+        || engine::prepare(&mut new_files),
+    );
+    let old_reuse = old_built.as_ref().ok().map(|old| &old.reuse);
+    let new_built = new_prepared.and_then(|new| engine::finish(new, old_reuse));
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
@@ -295,6 +300,7 @@ fn check_module(
             return Err(Error { diagnostics });
         }
     };
+    engine::timing::phase("build");
     engine::unresolved_imports(
         [old_built.unresolved_imports, new_built.unresolved_imports],
         (opts.allow_missing_imports, deps),
@@ -329,6 +335,7 @@ fn check_module(
             }
         },
     );
+    engine::timing::phase("analyze");
     warnings.extend(analysis.warnings);
     let (mut findings, mut silenced, mut groups) =
         (analysis.findings, analysis.ignored, analysis.groups);

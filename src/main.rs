@@ -72,6 +72,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    protocompat::engine::timing::start();
     // Long paths and messages stay on one line so they can be searched and copied.
     miette::set_hook(Box::new(|_| {
         // SafeHandler: a label past column 65,535 would make miette panic.

@@ -238,7 +238,9 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
     }
     if args.dry_run {
         let found: Vec<&HistoryFinding> = items.iter().map(|i| &i.f).collect();
-        return exit_code(&found, FailOn::from(args.fail_on));
+        let code = exit_code(&found, FailOn::from(args.fail_on));
+        super::leave_at_exit((roots, items));
+        return code;
     }
     items.extend(conflicts(&roots, args.all));
     let repos: Vec<Repository> = roots
@@ -267,7 +269,9 @@ pub fn run_audit(args: AuditArgs) -> ExitCode {
     };
     print(&out);
     let found: Vec<&HistoryFinding> = items.iter().map(|i| &i.f).collect();
-    exit_code(&found, FailOn::from(args.fail_on))
+    let code = exit_code(&found, FailOn::from(args.fail_on));
+    super::leave_at_exit((texts, findings, items, roots));
+    code
 }
 
 /// FIELD_NUMBER_CONFLICT between the ROOTs (none with one ROOT), and the numbers one ROOT's
@@ -786,6 +790,7 @@ pub fn run_log(args: LogArgs) -> ExitCode {
         _ => log_table(&args.name, kind, entry.present(), &rows, &history),
     };
     print(&out);
+    super::leave_at_exit((rows, history));
     ExitCode::SUCCESS
 }
 

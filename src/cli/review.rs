@@ -111,7 +111,6 @@ pub fn run(args: ReviewArgs) -> ExitCode {
         (Some(level), Some(verdict)) => verdict >= Class::from(level),
         _ => false,
     };
-    // As `check`: the process exits next, the OS frees the schemas at once.
-    std::mem::forget(outcome);
+    super::leave_at_exit((outcome, review));
     fail_code(failed)
 }

@@ -165,6 +165,28 @@ fn build_with(
     cache: Option<&ParseCache>,
     old: Option<&link::Reuse>,
 ) -> Result<BuildOutput, Error> {
+    finish(prepare_with(files, cache)?, old)
+}
+
+/// The first half of [`build`]: the files parsed, their imports loaded and their symbols
+/// collected, none of which depends on another revision's build. `check` prepares the new
+/// side while the old side builds, then [`finish`]es it with the old side's reuse.
+pub fn prepare(files: &mut Collected) -> Result<link::Prepared, Error> {
+    prepare_with(files, None)
+}
+
+/// The second half of [`build`]: lowering a [`prepare`]d side, taking from `old` (the
+/// build of another revision) each file whose text and import closure did not change.
+pub fn finish(prepared: link::Prepared, old: Option<&link::Reuse>) -> Result<BuildOutput, Error> {
+    prepared.finish(old).map_err(|e| Error {
+        diagnostics: e.diagnostics,
+    })
+}
+
+fn prepare_with(
+    files: &mut Collected,
+    cache: Option<&ParseCache>,
+) -> Result<link::Prepared, Error> {
     let parse_missing = |(file, tree): (&SourceFile, Option<Arc<ParsedFile>>)| {
         let tree = tree.unwrap_or_else(|| Arc::new(parse::parse(&file.text)));
         (file.clone(), tree)
@@ -190,9 +212,9 @@ fn build_with(
                 resolver: &files.resolver,
                 cache,
             };
-            link::build_parsed_reusing(parsed, &resolver, old)
+            link::prepare_parsed(parsed, &resolver)
         }
-        None => link::build_parsed_reusing(parsed, &files.resolver, old),
+        None => link::prepare_parsed(parsed, &files.resolver),
     };
     result.map_err(|e| Error {
         diagnostics: e.diagnostics,

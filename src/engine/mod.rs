@@ -11,11 +11,12 @@ mod load;
 mod modules;
 pub mod narrow;
 mod sides;
+pub mod timing;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, build_reusing, collect, list, load, share_identical, unresolved_imports, Collected,
-    Listing, Loaded, Loader, PathFilter,
+    build, build_reusing, collect, finish, list, load, prepare, share_identical,
+    unresolved_imports, Collected, Listing, Loaded, Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};
 pub use sides::{collect_sides, Narrowing, Planned, Sides};

@@ -86,6 +86,29 @@ pub fn build_parsed_reusing(
     resolver: &dyn ImportResolver,
     old: Option<&Reuse>,
 ) -> Result<BuildOutput, BuildError> {
+    prepare_parsed(files, resolver)?.finish(old)
+}
+
+/// A build up to its lowering: every file loaded (imports followed), syntax errors and
+/// import cycles refused, symbols collected. Nothing of it depends on another revision's
+/// build, so a caller may prepare one side while the other side builds, then
+/// [`Prepared::finish`] it with that side's [`Reuse`].
+pub struct Prepared {
+    units: Vec<Unit>,
+    /// The first `compared` units are the compared files; imports follow.
+    compared: usize,
+    symbols: Symbols,
+    /// Names defined twice and the like, reported once lowering has found the rest.
+    symbol_errors: Vec<(usize, Span, String)>,
+    unresolved_imports: Vec<MissingImport>,
+}
+
+/// Loads the imports of files already parsed and collects their symbols: the first half of
+/// [`build_parsed_reusing`] (the second is [`Prepared::finish`]).
+pub fn prepare_parsed(
+    files: Vec<(SourceFile, Arc<ParsedFile>)>,
+    resolver: &dyn ImportResolver,
+) -> Result<Prepared, BuildError> {
     let compared = files.len();
     let mut units: Vec<Unit> = files
         .into_iter()
@@ -118,10 +141,47 @@ pub fn build_parsed_reusing(
         lite: units.iter().map(|u| is_lite(&u.parsed.ast)).collect(),
         ..Symbols::default()
     };
-    let mut errors = Vec::new();
+    let mut symbol_errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
-        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut errors);
+        collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut symbol_errors);
     }
+    Ok(Prepared {
+        units,
+        compared,
+        symbols,
+        symbol_errors,
+        unresolved_imports,
+    })
+}
+
+impl Prepared {
+    /// Lowers and validates the prepared files, taking from `old` (another revision's
+    /// build) each file [`build_parsed_reusing`] may take.
+    pub fn finish(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+        let Prepared {
+            units,
+            compared,
+            symbols,
+            symbol_errors,
+            unresolved_imports,
+        } = self;
+        lower_prepared(
+            (units, compared),
+            (symbols, symbol_errors),
+            unresolved_imports,
+            old,
+        )
+    }
+}
+
+/// [`Prepared::finish`], by its parts.
+fn lower_prepared(
+    (units, compared): (Vec<Unit>, usize),
+    (symbols, errors): (Symbols, Vec<(usize, Span, String)>),
+    unresolved_imports: Vec<MissingImport>,
+    old: Option<&Reuse>,
+) -> Result<BuildOutput, BuildError> {
+    let mut diagnostics = Vec::new();
     // A name defined twice: which definition the table kept may differ between builds.
     let symbols_clean = errors.is_empty();
     report_all(&units, errors, &mut diagnostics);
@@ -132,7 +192,10 @@ pub fn build_parsed_reusing(
     // they can reach is declared in its import closure (see `super::reuse`), lowered by then.
     // Nothing waits for the whole build but the checks of files `tainted` below.
     // Visibility is computed first: it reads the import lists of every unit.
-    let visible: Vec<Visible> = (0..units.len()).map(|i| visible_files(&units, i)).collect();
+    let visible: Vec<Visible> = (0..units.len())
+        .into_par_iter()
+        .map(|i| visible_files(&units, i))
+        .collect();
     let reused = match old {
         Some(old) if symbols_clean => reusable(&units, compared, old, &visible, &symbols),
         _ => vec![None; units.len()],
@@ -222,18 +285,16 @@ pub fn build_parsed_reusing(
             this_level.push(index);
         }
         types.add(this_level.iter().map(|&i| lowered(&slots, i)));
-        for check in to_check {
-            if tainted[check.index] {
-                deferred.push(check);
-                continue;
-            }
-            let resolver = Resolver::new(check.index, &visible[check.index], &symbols);
-            let file = lowered(&slots, check.index);
-            let (errors, resolved) =
-                validate::after_lowering(file, &check.custom, &resolver, &types);
-            keep_or_retype(file, &check, resolved, &mut retyped);
-            checked.push((check.index, errors));
-        }
+        let (later, now): (Vec<_>, Vec<_>) = to_check
+            .into_iter()
+            .partition(|check| tainted[check.index]);
+        deferred.extend(later);
+        checked.extend(check_options(
+            now,
+            (&slots, &visible, &symbols),
+            &types,
+            &mut retyped,
+        ));
     }
     drop(types);
     if !deferred.is_empty() {
@@ -246,15 +307,16 @@ pub fn build_parsed_reusing(
                 .cmp(&(b >= compared, &sources[b].as_ref().map(|s| &s.path)))
         });
         let types = Types::of(order.iter().map(|&i| lowered(&slots, i)));
-        for check in deferred {
-            let resolver = Resolver::new(check.index, &visible[check.index], &symbols);
-            let file = lowered(&slots, check.index);
-            let (errors, resolved) =
-                validate::after_lowering(file, &check.custom, &resolver, &types);
-            keep_or_retype(file, &check, resolved, &mut retyped);
-            checked.push((check.index, errors));
-        }
+        checked.extend(check_options(
+            deferred,
+            (&slots, &visible, &symbols),
+            &types,
+            &mut retyped,
+        ));
     }
+    // Freeing the symbol table (a name per element of the build) is long work for one
+    // thread, and nothing waits for it: it is left to the pool, beside the rest.
+    rayon::spawn(move || drop(symbols));
     // Diagnostics in the order of the files: lowering and validation first, then the checks
     // of custom options and extensions.
     checked.sort_by_key(|(index, _)| *index);
@@ -368,6 +430,34 @@ fn keep_or_retype(
     } else if !validate::same_resolved(file, &resolved) {
         retyped.push((check.index, resolved));
     }
+}
+
+/// The checks of custom options and extensions of lowered files (in parallel: each reads
+/// the types and its own file only), each with its file's index; the typed option values
+/// are then kept (or, for a replayed file, compared) in order.
+fn check_options(
+    files: Vec<ToCheck>,
+    (slots, visible, symbols): (&[OnceLock<Arc<File>>], &[Visible], &Symbols),
+    types: &Types,
+    retyped: &mut Vec<(usize, Vec<Resolved>)>,
+) -> Vec<(usize, Errors)> {
+    let results: Vec<(ToCheck, Errors, Vec<Resolved>)> = files
+        .into_par_iter()
+        .map(|check| {
+            let resolver = Resolver::new(check.index, &visible[check.index], symbols);
+            let file = lowered(slots, check.index);
+            let (errors, resolved) =
+                validate::after_lowering(file, &check.custom, &resolver, types);
+            (check, errors, resolved)
+        })
+        .collect();
+    results
+        .into_iter()
+        .map(|(check, errors, resolved)| {
+            keep_or_retype(lowered(slots, check.index), &check, resolved, retyped);
+            (check.index, errors)
+        })
+        .collect()
 }
 
 fn lowered(slots: &[OnceLock<Arc<File>>], index: usize) -> &File {

@@ -17,7 +17,10 @@ mod symbols;
 mod validate;
 mod wkt;
 
-pub use build::{build_parsed, build_parsed_reusing, build_schema, BuildError, BuildOutput};
+pub use build::{
+    build_parsed, build_parsed_reusing, build_schema, prepare_parsed, BuildError, BuildOutput,
+    Prepared,
+};
 pub use imports::MissingImport;
 pub use input::{ImportResolver, NoImports, SourceFile};
 /// A float as protoc prints it in descriptors (`1e+20`, `0.1`, `inf`).

@@ -164,3 +164,34 @@ fn a_file_the_old_side_only_imported_is_validated_again() {
         error.diagnostics[0]
     );
 }
+
+/// `check` prepares the new side (imports, symbols) while the old side builds, then finishes
+/// it with the old side's reuse: the same build as [`build_parsed_reusing`] after the old
+/// side, sharing the same files.
+#[test]
+fn a_side_prepared_before_the_old_build_finishes_as_a_build_after_it() {
+    let parsed = |(path, text): (&str, &str)| {
+        let source = SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: Arc::from(text),
+        };
+        (source, Arc::new(parse::parse(text)))
+    };
+    let changed = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
+                   message User { Thing t = 1; string name = 2; }\n";
+    let new_files = || {
+        vec![
+            parsed(("user.proto", changed)),
+            parsed(("types.proto", TYPES)),
+        ]
+    };
+    let prepared = crate::link::prepare_parsed(new_files(), &NoImports).unwrap();
+    let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
+    let new = prepared.finish(Some(&old.reuse)).unwrap();
+    assert!(shared(&old, &new, "types.proto"));
+    assert!(!shared(&old, &new, "user.proto"));
+    let after = build_parsed_reusing(new_files(), &NoImports, Some(&old.reuse)).unwrap();
+    assert_eq!(format!("{:?}", new.schema), format!("{:?}", after.schema));
+    assert_eq!(new.reuse.len(), after.reuse.len());
+}

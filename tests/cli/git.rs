@@ -538,3 +538,26 @@ fn an_untracked_include_root_serves_every_revision() {
         "{err}"
     );
 }
+
+/// `PROTOCOMPAT_TIMINGS` adds one line per phase on stderr, and changes nothing else.
+#[test]
+fn timings_print_each_phase_on_stderr_only() {
+    let h = history();
+    let args = ["check", "proto", "--against", "HEAD~2", "--format", "json"];
+    let plain = run(h.repo.path(), &args);
+    let timed = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"))
+        .args(args)
+        .current_dir(h.repo.path())
+        .env("NO_COLOR", "1")
+        .env("PROTOCOMPAT_TIMINGS", "1")
+        .output()
+        .expect("binary runs");
+    assert_eq!(timed.status.code(), plain.status.code());
+    assert_eq!(timed.stdout, plain.stdout);
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    for phase in ["open", "collect", "build", "analyze", "print"] {
+        let line = format!("timing {phase} ");
+        assert!(stderr.lines().any(|l| l.starts_with(&line)), "{stderr}");
+    }
+    assert!(!String::from_utf8_lossy(&plain.stderr).contains("timing "));
+}

@@ -183,8 +183,7 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     };
-    // As `check`: the process exits next; the OS takes the memory back at once.
-    std::mem::forget(groups);
+    crate::cli::leave_at_exit((groups, loader));
     code
 }
 
