@@ -192,6 +192,10 @@ pub(super) fn reusable(
                 });
             }
             let trace = old.trace.as_deref()?;
+            // A compared file taken by replay has its custom options checked again.
+            if i < compared && old.custom.is_none() {
+                return None;
+            }
             replays(trace, units, i, &visible[i], symbols).then_some(Reused {
                 file,
                 replayed: true,
