@@ -37,31 +37,35 @@ fn a_changed_import_that_changes_how_an_unchanged_file_resolves_is_still_caught(
 /// all rules on, with and without unchanged files left out of the judged pairs.
 #[test]
 fn skipping_unchanged_files_changes_no_finding_on_the_rule_corpora() {
-    use crate::link::{build_schema, NoImports, SourceFile};
-    let read_side = |dir: &std::path::Path| -> Option<crate::model::Schema> {
-        let mut files = Vec::new();
-        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-            let entry = entry.ok()?;
-            if entry.path().extension().is_some_and(|e| e == "proto") {
-                let path = entry
-                    .path()
-                    .strip_prefix(dir)
-                    .ok()?
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                let text = std::fs::read_to_string(entry.path()).ok()?;
-                files.push(SourceFile {
-                    display_name: path.clone(),
-                    path,
-                    text: text.into(),
-                });
+    use crate::link::{build_parsed_reusing, NoImports, Reuse, SourceFile};
+    // A side's schema (compared files and imports), built alone or taking from `old`'s build.
+    let read_side =
+        |dir: &std::path::Path, old: Option<&Reuse>| -> Option<(crate::model::Schema, Reuse)> {
+            let mut files = Vec::new();
+            for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+                let entry = entry.ok()?;
+                if entry.path().extension().is_some_and(|e| e == "proto") {
+                    let path = entry
+                        .path()
+                        .strip_prefix(dir)
+                        .ok()?
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    let text = std::fs::read_to_string(entry.path()).ok()?;
+                    let tree = std::sync::Arc::new(crate::parse::parse(&text));
+                    let source = SourceFile {
+                        display_name: path.clone(),
+                        path,
+                        text: text.into(),
+                    };
+                    files.push((source, tree));
+                }
             }
-        }
-        let built = build_schema(files, &NoImports).ok()?;
-        let mut schema = built.schema;
-        schema.files.extend(built.imports.files);
-        Some(schema)
-    };
+            let built = build_parsed_reusing(files, &NoImports, old).ok()?;
+            let mut schema = built.schema;
+            schema.files.extend(built.imports.files);
+            Some((schema, built.reuse))
+        };
     let rules: Vec<_> = crate::rules::RULES
         .iter()
         .filter(|r| r.check.is_some())
@@ -80,11 +84,42 @@ fn skipping_unchanged_files_changes_no_finding_on_the_rule_corpora() {
     for case in std::fs::read_dir(root.join("rules")).unwrap().flatten() {
         sides.push((case.path().join("old"), case.path().join("new")));
     }
-    let (mut compared, mut with_unchanged) = (0, 0);
+    let (mut compared, mut with_unchanged, mut with_taken) = (0, 0, 0);
     for (old_dir, new_dir) in sides {
-        let (Some(old), Some(new)) = (read_side(&old_dir), read_side(&new_dir)) else {
+        let (Some((old, reuse)), Some((new, _))) =
+            (read_side(&old_dir, None), read_side(&new_dir, None))
+        else {
             continue;
         };
+        // The new side taking the old side's models (by closure or by replay) is the
+        // same schema, so finds the same.
+        let (taking, _) = read_side(&new_dir, Some(&reuse)).expect("builds alone");
+        assert_eq!(
+            format!("{taking:?}"),
+            format!("{new:?}"),
+            "{}",
+            new_dir.display()
+        );
+        let taken = Diff::new(&old, &taking);
+        // (The corpora's cases are small: the files they take are all unchanged with their
+        // closure; the replay cases are tested in `link::reuse`.)
+        let shared = |(path, file): (&String, &std::sync::Arc<crate::model::File>)| {
+            old.files
+                .get(path)
+                .is_some_and(|o| std::sync::Arc::ptr_eq(o, file))
+        };
+        if taking.files.iter().any(shared) {
+            with_taken += 1;
+        }
+        assert_eq!(
+            render(crate::engine::run_rules(&taken, &rules)),
+            render(crate::engine::run_rules(
+                &Diff::judging_everything(&old, &new),
+                &rules
+            )),
+            "{}",
+            new_dir.display()
+        );
         let skipping = Diff::new(&old, &new);
         if new.files.keys().any(|path| skipping.is_unchanged(path)) {
             with_unchanged += 1;
@@ -103,4 +138,67 @@ fn skipping_unchanged_files_changes_no_finding_on_the_rule_corpora() {
         with_unchanged >= 5,
         "only {with_unchanged} cases have an unchanged file"
     );
+    assert!(with_taken >= 5, "only {with_taken} cases take a model");
+}
+
+/// Builds both sides as `check` does (the new one taking from the old one's build), and alone.
+fn built_taking(
+    old: &[(&str, &str)],
+    new: &[(&str, &str)],
+) -> (
+    crate::model::Schema,
+    crate::model::Schema,
+    crate::model::Schema,
+) {
+    use crate::link::{build_parsed_reusing, NoImports, Reuse, SourceFile};
+    let build = |files: &[(&str, &str)], reuse: Option<&Reuse>| {
+        let files = files
+            .iter()
+            .map(|(path, text)| {
+                let source = SourceFile {
+                    path: path.to_string(),
+                    display_name: path.to_string(),
+                    text: std::sync::Arc::from(*text),
+                };
+                (source, std::sync::Arc::new(crate::parse::parse(text)))
+            })
+            .collect();
+        build_parsed_reusing(files, &NoImports, reuse).unwrap()
+    };
+    let old = build(old, None);
+    let taking = build(new, Some(&old.reuse)).schema;
+    (old.schema, taking, build(new, None).schema)
+}
+
+/// A type added nearer in scope in another import of an unchanged file: the file is not taken
+/// by replay, and the changed type is still reported there.
+#[test]
+fn a_new_nearer_type_in_another_import_is_still_reported_when_the_new_side_takes_models() {
+    use crate::rules::RuleId;
+    let user = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
+                import \"near.proto\";\nmessage User { Thing t = 1; }\n";
+    let types = "syntax = \"proto3\";\npackage a;\nmessage Thing {}\n";
+    let near = "syntax = \"proto3\";\npackage a.b;\nmessage Other {}\n";
+    let shadowing = "syntax = \"proto3\";\npackage a.b;\nmessage Other {}\nmessage Thing {}\n";
+    let (old, taking, fresh) = built_taking(
+        &[
+            ("user.proto", user),
+            ("types.proto", types),
+            ("near.proto", near),
+        ],
+        &[
+            ("user.proto", user),
+            ("types.proto", types),
+            ("near.proto", shadowing),
+        ],
+    );
+    let rules = [RuleId::FieldSameType.meta()];
+    let findings = crate::engine::run_rules(&Diff::new(&old, &taking), &rules);
+    let at: Vec<_> = findings
+        .iter()
+        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
+        .collect();
+    assert_eq!(at, [Some("user.proto")], "{findings:?}");
+    let alone = crate::engine::run_rules(&Diff::new(&old, &fresh), &rules);
+    assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
 }

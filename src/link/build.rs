@@ -233,7 +233,11 @@ fn lower_prepared(
                 if let Some(taken) = &reused[index] {
                     // Taken by closure: checked in its own build, with the same types. Taken
                     // by replay: checked again below.
-                    let custom = taken.replayed.then(|| taken.custom()).unwrap_or_default();
+                    let custom = if taken.replayed {
+                        taken.custom()
+                    } else {
+                        Arc::default()
+                    };
                     let kept = taken.kept.clone();
                     return (
                         index,

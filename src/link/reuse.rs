@@ -1,5 +1,8 @@
 //! Lowering a file once for both sides of a comparison: the new side takes the old side's
-//! `model::File` for every file whose text and whole import closure are the same at both.
+//! `model::File` for every file whose text and whole import closure are the same at both
+//! (below), and for every file whose path and text are the same and whose recorded lookups
+//! all answer alike at the new side (`super::replay` says why that is enough; the checks
+//! that need every file's types then run again on it, see `super::build`).
 //!
 //! Why that gives exactly what lowering and validating again would give. A file's model,
 //! and the errors its lowering and validation report, depend only on:
@@ -189,6 +192,10 @@ pub(super) fn reusable(
                 });
             }
             let trace = old.trace.as_deref()?;
+            // A compared file taken by replay has its custom options checked again.
+            if i < compared && old.custom.is_none() {
+                return None;
+            }
             replays(trace, units, i, &visible[i], symbols).then_some(Reused {
                 file,
                 replayed: true,

@@ -50,9 +50,7 @@ pub(in crate::link) fn closed_enum(
     implicit_singular: bool,
 ) -> Option<String> {
     let name = type_name?;
-    if resolver.closed_enum(name).is_none() {
-        return None;
-    }
+    resolver.closed_enum(name)?;
     match syntax {
         Syntax::Proto3 => Some(format!(
             "closed enum `{name}` cannot be used in a proto3 message"
