@@ -33,11 +33,10 @@ pub fn parse_bytes(data: &[u8]) {
     if data.len() > MAX_INPUT {
         return;
     }
-    let Ok(text) = source::decode(data.to_vec(), "fuzz", "input.proto") else {
+    let Ok(text) = source::decode(data, "fuzz", "input.proto") else {
         return;
     };
     let parsed = parse::parse(&text);
-    let text: Arc<str> = text.into();
     for (span, message) in &parsed.errors {
         assert_span(&text, *span, message);
     }

@@ -36,6 +36,10 @@ pub struct Parser<'a> {
     stopped: bool,
     /// The `local` / `export` just read, for the message or enum that follows.
     visibility: Option<Visibility>,
+    /// The items of the message bodies being parsed, innermost last. A body moves its own
+    /// into a vector of exactly their number at its end, so no body's vector grows (growing
+    /// reallocated it and moved its large items again) or keeps spare room.
+    items: Vec<MessageItem>,
     pub errors: Vec<ParseError>,
 }
 
@@ -50,6 +54,7 @@ pub fn parse_tokens(text: &str, tokens: &[Token]) -> (FileAst, Vec<ParseError>) 
         edition_2024: false,
         stopped: false,
         visibility: None,
+        items: Vec::new(),
         errors: Vec::new(),
     };
     let ast = parser.file();
@@ -721,23 +726,25 @@ impl<'a> Parser<'a> {
     fn message_body(&mut self, context: impl Display) -> PResult<Vec<MessageItem>> {
         self.expect_symbol('{', context)?;
         self.enter()?;
-        let mut items = Vec::new();
-        loop {
+        let first = self.items.len();
+        let closed = loop {
             if self.is_symbol('}') {
                 self.bump();
-                self.leave();
-                return Ok(items);
+                break Ok(());
             }
             if self.peek().is_none() {
-                self.leave();
-                return Err(self.expected("`}` to close the message"));
+                break Err(self.expected("`}` to close the message"));
             }
             match self.message_item() {
-                Ok(Some(item)) => items.push(item),
+                Ok(Some(item)) => self.items.push(item),
                 Ok(None) => {}
                 Err(Failed) => self.recover(),
             }
-        }
+        };
+        self.leave();
+        // Nested bodies have taken theirs: what lies above `first` is this body's.
+        let items: Vec<MessageItem> = self.items.drain(first..).collect();
+        closed.map(|()| items)
     }
 
     /// One statement of a message body. As in protoc, a statement's first word decides what

@@ -24,7 +24,7 @@ fn decompiled(image: &Path) -> BTreeMap<String, String> {
         .filter(|p| !p.starts_with("google/protobuf/"))
         .map(|p| {
             let text = tree.read(&p).unwrap().expect("listed");
-            (p, text)
+            (p, text.to_string())
         })
         .collect()
 }
