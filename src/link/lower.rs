@@ -2,7 +2,8 @@
 //! entries, groups, synthetic oneofs, labels, JSON names, defaults and
 //! effective features.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::features::{
     apply_options, field_features, inherited, message_features, syntax_defaults, LegacyPresence,
@@ -18,6 +19,8 @@ struct Lower<'a> {
     resolver: Resolver<'a>,
     syntax: Syntax,
     errors: Errors,
+    /// One shared copy of each distinct `Features` of the file (see [`Lower::shared`]).
+    features: HashMap<Features, Arc<Features>>,
 }
 
 /// Lowers one file; returns the model file, the resolution errors found, and its custom
@@ -38,6 +41,7 @@ pub(super) fn lower_file(
         resolver: Resolver::new(file, visible, symbols),
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
+        features: HashMap::new(),
     };
     let unstable = declarations::unstable_edition(&unit.source.path, ast.syntax.as_ref());
     lower.errors.extend(unstable);
@@ -140,6 +144,15 @@ fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Option
 }
 
 impl Lower<'_> {
+    /// The file's shared copy of `features`: the elements of a file have only a few
+    /// distinct ones, and one per element would be a third of the model's memory.
+    fn shared(&mut self, features: Features) -> Arc<Features> {
+        self.features
+            .entry(features)
+            .or_insert_with_key(|features| Arc::new(features.clone()))
+            .clone()
+    }
+
     fn is_editions(&self) -> bool {
         matches!(self.syntax, Syntax::Editions(_))
     }
@@ -172,6 +185,7 @@ impl Lower<'_> {
             _ => None,
         }));
         let features = message_features(&self.syntax, scope.features, &options);
+        let features = self.shared(features);
         let mut message = Message {
             name: name.to_string(),
             full_name: full_name.clone(),
@@ -412,7 +426,7 @@ impl Lower<'_> {
             default_value,
             options,
             extendee: None,
-            features,
+            features: self.shared(features),
             span: decl.span,
             name_span: decl.name.span,
             number_span: decl.number_span,
@@ -549,7 +563,7 @@ impl Lower<'_> {
                     default_value: None,
                     options: Options::default(),
                     extendee: None,
-                    features,
+                    features: this.shared(features),
                     span,
                     name_span: span,
                     number_span: span,
@@ -568,7 +582,7 @@ impl Lower<'_> {
             name_span: decl.name.span,
             fields: vec![key_field, value_field],
             is_map_entry: true,
-            features,
+            features: self.shared(features),
             ..Message::default()
         }
     }
@@ -591,7 +605,7 @@ impl Lower<'_> {
             reserved_ranges: Vec::new(),
             reserved_names: Vec::new(),
             options,
-            features,
+            features: self.shared(features),
         };
         for item in &decl.body {
             match item {
