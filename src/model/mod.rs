@@ -132,8 +132,9 @@ pub enum TypedValue {
         number: i64,
         name: String,
     },
-    /// A message literal: each field set (full name) with its values in order.
-    Message(std::collections::BTreeMap<String, Vec<TypedValue>>),
+    /// A message literal: each field set (full name) with its values in order, by full
+    /// name (each name once).
+    Message(Vec<(String, Vec<TypedValue>)>),
 }
 
 impl PartialEq for TypedValue {
