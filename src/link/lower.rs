@@ -2,7 +2,7 @@
 //! entries, groups, synthetic oneofs, labels, JSON names, defaults and
 //! effective features.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::features::{
@@ -19,8 +19,9 @@ struct Lower<'a> {
     resolver: Resolver<'a>,
     syntax: Syntax,
     errors: Errors,
-    /// One shared copy of each distinct `Features` of the file (see [`Lower::shared`]).
-    features: HashMap<Features, Arc<Features>>,
+    /// The last shared copies of `Features` made for the file, latest last (see
+    /// [`Lower::shared`]).
+    features: Vec<Arc<Features>>,
 }
 
 /// Lowers one file; returns the model file, the resolution errors found, and its custom
@@ -41,7 +42,7 @@ pub(super) fn lower_file(
         resolver: Resolver::new(file, visible, symbols),
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
-        features: HashMap::new(),
+        features: Vec::new(),
     };
     let unstable = declarations::unstable_edition(&unit.source.path, ast.syntax.as_ref());
     lower.errors.extend(unstable);
@@ -157,13 +158,21 @@ fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Option
 }
 
 impl Lower<'_> {
-    /// The file's shared copy of `features`: the elements of a file have only a few
-    /// distinct ones, and one per element would be a third of the model's memory.
+    /// A shared copy of `features`: the elements of a file have only a few distinct ones,
+    /// and one per element would be a third of the model's memory. Only the last few copies
+    /// are looked at (siblings share their parent's): no hashing, which cost a tenth of the
+    /// build's instructions, and no quadratic scan where many elements set their own.
     fn shared(&mut self, features: Features) -> Arc<Features> {
-        self.features
-            .entry(features)
-            .or_insert_with_key(|features| Arc::new(features.clone()))
-            .clone()
+        const RECENT: usize = 8;
+        if let Some(copy) = self.features.iter().rev().find(|copy| ***copy == features) {
+            return Arc::clone(copy);
+        }
+        let copy = Arc::new(features);
+        if self.features.len() == RECENT {
+            self.features.remove(0);
+        }
+        self.features.push(Arc::clone(&copy));
+        copy
     }
 
     fn is_editions(&self) -> bool {

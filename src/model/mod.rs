@@ -311,7 +311,7 @@ impl Field {
 /// Elements hold them behind an `Arc`, shared between the elements of a file that have the
 /// same features (nearly all fields of a message do): a `Features` is 128 bytes, as much as
 /// the rest of a field.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {
     pub field_presence: Feature<FieldPresence>,
     pub enum_type: Feature<EnumType>,
@@ -332,58 +332,58 @@ pub struct Features {
     pub java_utf8_validation: Feature<JavaUtf8Validation>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Feature<T> {
     pub value: T,
     /// The span of the option that set the value directly on this element, if any.
     pub span: Option<Span>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum FieldPresence {
     #[default]
     Explicit,
     Implicit,
     LegacyRequired,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum EnumType {
     #[default]
     Open,
     Closed,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum RepeatedFieldEncoding {
     #[default]
     Packed,
     Expanded,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Utf8Validation {
     #[default]
     Verify,
     None,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum MessageEncoding {
     #[default]
     LengthPrefixed,
     Delimited,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum JsonFormat {
     #[default]
     Allow,
     LegacyBestEffort,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum CppStringType {
     #[default]
     String,
     Cord,
     View,
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum JavaUtf8Validation {
     #[default]
     Default,
