@@ -3,6 +3,7 @@
 //! effective features.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::features::{
     apply_options, field_features, inherited, message_features, syntax_defaults, LegacyPresence,
@@ -19,6 +20,9 @@ struct Lower<'a> {
     resolver: Resolver<'a>,
     syntax: Syntax,
     errors: Errors,
+    /// The last shared copies of `Features` made for the file, latest last (see
+    /// [`Lower::shared`]).
+    features: Vec<Arc<Features>>,
 }
 
 /// What lowering one file gives: the model file, the resolution errors found, its custom
@@ -53,6 +57,7 @@ pub(super) fn lower_file(
         resolver,
         syntax: syntax.clone(),
         errors: written::check(ast, &syntax),
+        features: Vec::new(),
     };
     let unstable = declarations::unstable_edition(&unit.source.path, ast.syntax.as_ref());
     lower.errors.extend(unstable);
@@ -131,8 +136,21 @@ pub(super) fn lower_file(
             }
         }
     }
+    tight(&mut out.messages);
+    tight(&mut out.enums);
+    tight(&mut out.services);
+    tight(&mut out.extensions);
+    tight(&mut out.imports);
     let recorder = lower.resolver.into_recorder();
     (out, lower.errors, custom_options, recorder)
+}
+
+/// Drops a vector's spare capacity. The model is built by `push` and `collect` from
+/// filtered iterators, which leave up to half of a vector unused and give even a
+/// one-element vector room for four; the model outlives its build, so the slack would be
+/// kept to the end (a third of the memory of fields' options, for instance).
+fn tight<T>(items: &mut Vec<T>) {
+    items.shrink_to_fit();
 }
 
 /// Where a declaration sits: the enclosing full name and features.
@@ -143,19 +161,36 @@ struct Scope<'s> {
 }
 
 fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Options {
-    Options {
-        entries: decls
-            .map(|d| OptionEntry {
-                name: d.canonical_name(),
-                value: d.value.clone(),
-                span: d.span,
-                resolved: Default::default(),
-            })
-            .collect(),
-    }
+    let mut entries: Vec<OptionEntry> = decls
+        .map(|d| OptionEntry {
+            name: d.canonical_name(),
+            value: d.value.clone(),
+            span: d.span,
+            resolved: Default::default(),
+        })
+        .collect();
+    tight(&mut entries);
+    Options { entries }
 }
 
 impl Lower<'_> {
+    /// A shared copy of `features`: the elements of a file have only a few distinct ones,
+    /// and one per element would be a third of the model's memory. Only the last few copies
+    /// are looked at (siblings share their parent's): no hashing, which cost a tenth of the
+    /// build's instructions, and no quadratic scan where many elements set their own.
+    fn shared(&mut self, features: Features) -> Arc<Features> {
+        const RECENT: usize = 8;
+        if let Some(copy) = self.features.iter().rev().find(|copy| ***copy == features) {
+            return Arc::clone(copy);
+        }
+        let copy = Arc::new(features);
+        if self.features.len() == RECENT {
+            self.features.remove(0);
+        }
+        self.features.push(Arc::clone(&copy));
+        copy
+    }
+
     fn is_editions(&self) -> bool {
         matches!(self.syntax, Syntax::Editions(_))
     }
@@ -188,6 +223,7 @@ impl Lower<'_> {
             _ => None,
         }));
         let features = message_features(&self.syntax, scope.features, &options);
+        let features = self.shared(features);
         let mut message = Message {
             name: name.to_string(),
             full_name: full_name.clone(),
@@ -253,9 +289,14 @@ impl Lower<'_> {
             }
         }
         add_synthetic_oneofs(&mut message);
-        // Fields are the bulk of a schema's memory; drop the spare capacity left by `push`
-        // growth (a shrinking realloc is in place, so this costs no copy).
-        message.fields.shrink_to_fit();
+        tight(&mut message.fields);
+        tight(&mut message.oneofs);
+        tight(&mut message.messages);
+        tight(&mut message.enums);
+        tight(&mut message.extensions);
+        tight(&mut message.reserved_ranges);
+        tight(&mut message.reserved_names);
+        tight(&mut message.extension_ranges);
         message
     }
 
@@ -427,7 +468,7 @@ impl Lower<'_> {
             default_value,
             options,
             extendee: None,
-            features,
+            features: self.shared(features),
             span: decl.span,
             name_span: decl.name.span,
             number_span: decl.number_span,
@@ -564,7 +605,7 @@ impl Lower<'_> {
                     default_value: None,
                     options: Options::default(),
                     extendee: None,
-                    features,
+                    features: this.shared(features),
                     span,
                     name_span: span,
                     number_span: span,
@@ -583,7 +624,7 @@ impl Lower<'_> {
             name_span: decl.name.span,
             fields: vec![key_field, value_field],
             is_map_entry: true,
-            features,
+            features: self.shared(features),
             ..Message::default()
         }
     }
@@ -606,7 +647,7 @@ impl Lower<'_> {
             reserved_ranges: Vec::new(),
             reserved_names: Vec::new(),
             options,
-            features,
+            features: self.shared(features),
         };
         for item in &decl.body {
             match item {
@@ -637,6 +678,9 @@ impl Lower<'_> {
                 EnumItem::Option(_) => {}
             }
         }
+        tight(&mut out.values);
+        tight(&mut out.reserved_ranges);
+        tight(&mut out.reserved_names);
         out
     }
 
@@ -804,3 +848,7 @@ fn c_escape(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "lower_memory_tests.rs"]
+mod memory_tests;

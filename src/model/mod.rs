@@ -132,8 +132,9 @@ pub enum TypedValue {
         number: i64,
         name: String,
     },
-    /// A message literal: each field set (full name) with its values in order.
-    Message(std::collections::BTreeMap<String, Vec<TypedValue>>),
+    /// A message literal: each field set (full name) with its values in order, by full
+    /// name (each name once).
+    Message(Vec<(String, Vec<TypedValue>)>),
 }
 
 impl PartialEq for TypedValue {
@@ -195,8 +196,8 @@ pub struct Message {
     pub is_map_entry: bool,
     /// Message created by a proto2 `group` field.
     pub is_group: bool,
-    /// Effective features at message scope.
-    pub features: Features,
+    /// Effective features at message scope (shared: see [`Features`]).
+    pub features: Arc<Features>,
 }
 
 /// A number range, inclusive on both ends (`end` = 536870911 for `max` in messages,
@@ -255,8 +256,9 @@ pub struct Field {
     pub options: Options,
     /// For extensions: the fully-qualified extendee.
     pub extendee: Option<String>,
-    /// Effective features at field scope (editions semantics also computed for proto2/3).
-    pub features: Features,
+    /// Effective features at field scope (editions semantics also computed for proto2/3;
+    /// shared: see [`Features`]).
+    pub features: Arc<Features>,
 
     /// Whole field declaration (for a group: the whole group; for map: the whole map field).
     pub span: Span,
@@ -305,7 +307,11 @@ impl Field {
 /// For proto2/proto3 files these are the equivalent legacy semantics, so rules can compare
 /// across syntaxes. Each carries the span of the `features.x` option that set it closest to
 /// the element, when one did.
-#[derive(Debug, Clone, Default)]
+///
+/// Elements hold them behind an `Arc`, shared between the elements of a file that have the
+/// same features (nearly all fields of a message do): a `Features` is 128 bytes, as much as
+/// the rest of a field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {
     pub field_presence: Feature<FieldPresence>,
     pub enum_type: Feature<EnumType>,
@@ -394,7 +400,7 @@ pub struct Enum {
     pub reserved_ranges: Vec<ReservedRange>,
     pub reserved_names: Vec<ReservedName>,
     pub options: Options,
-    pub features: Features,
+    pub features: Arc<Features>,
 }
 
 #[derive(Debug, Clone)]

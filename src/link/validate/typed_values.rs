@@ -47,6 +47,15 @@ fn message_value<'a>(
             value => values.push(literal_value(field, value, literals)?),
         }
     }
+    // A map of a few entries in the model would cost a whole B-tree node (about 600 bytes)
+    // each; the same entries in key order, in a vector of their size, compare alike.
+    let fields = fields
+        .into_iter()
+        .map(|(name, mut values)| {
+            values.shrink_to_fit();
+            (name, values)
+        })
+        .collect();
     Some(TypedValue::Message(fields))
 }
 

@@ -1,0 +1,96 @@
+//! What lowering does to keep the model small: shared features, no spare capacity, typed
+//! literal values as sorted vectors.
+
+use std::sync::Arc;
+
+use crate::link::{build_schema, NoImports, SourceFile};
+use crate::model::*;
+
+fn file(text: &str) -> Arc<File> {
+    let source = SourceFile {
+        path: "a.proto".into(),
+        display_name: "a.proto".into(),
+        text: Arc::from(text),
+    };
+    match build_schema(vec![source], &NoImports) {
+        Ok(out) => out.schema.files["a.proto"].clone(),
+        Err(e) => panic!("{:?}", e.diagnostics),
+    }
+}
+
+#[test]
+fn elements_with_equal_features_share_one_copy() {
+    let file = file(
+        "syntax = \"proto3\";\nmessage A { int32 a = 1; int32 b = 2; repeated int32 c = 3 [packed = false]; }\n\
+         message B { int32 d = 1; }\n",
+    );
+    let (a, b) = (&file.messages[0], &file.messages[1]);
+    assert!(Arc::ptr_eq(&a.fields[0].features, &a.fields[1].features));
+    assert!(Arc::ptr_eq(&a.fields[0].features, &b.fields[0].features));
+    assert!(Arc::ptr_eq(&a.features, &b.features));
+    // Different features are different copies, each with its own values.
+    let unpacked = &a.fields[2].features;
+    assert!(!Arc::ptr_eq(&a.fields[0].features, unpacked));
+    assert_eq!(
+        unpacked.repeated_field_encoding.value,
+        RepeatedFieldEncoding::Expanded
+    );
+    assert_eq!(
+        a.fields[0].features.repeated_field_encoding.value,
+        RepeatedFieldEncoding::Packed
+    );
+}
+
+#[test]
+fn model_vectors_have_no_spare_capacity() {
+    let file = file(
+        "syntax = \"proto3\";\noption java_package = \"p\";\n\
+         message A { int32 a = 1 [deprecated = true]; message N {} enum E { E_0 = 0; } }\n\
+         enum F { F_0 = 0; F_1 = 1; F_2 = 2; F_3 = 3; F_4 = 4; }\n\
+         service S { rpc M(A) returns (A); }\n",
+    );
+    let a = &file.messages[0];
+    let tight = [
+        (file.messages.len(), file.messages.capacity()),
+        (file.enums.len(), file.enums.capacity()),
+        (file.services.len(), file.services.capacity()),
+        (file.options.entries.len(), file.options.entries.capacity()),
+        (a.fields.len(), a.fields.capacity()),
+        (a.messages.len(), a.messages.capacity()),
+        (a.enums.len(), a.enums.capacity()),
+        (
+            a.fields[0].options.entries.len(),
+            a.fields[0].options.entries.capacity(),
+        ),
+        (file.enums[0].values.len(), file.enums[0].values.capacity()),
+        (a.enums[0].values.len(), a.enums[0].values.capacity()),
+    ];
+    for (len, capacity) in tight {
+        assert_eq!(len, capacity);
+    }
+}
+
+#[test]
+fn message_literals_are_typed_in_field_order() {
+    let file = file(
+        "syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\n\
+         message O { optional int32 a = 1; optional string b = 2; repeated int32 c = 3; }\n\
+         extend google.protobuf.MessageOptions { optional O lit = 50001; }\n\
+         message M1 { option (lit) = { b: \"x\" a: 1 c: [1, 2] }; }\n\
+         message M2 { option (lit) = { a: 1 c: 1 b: \"x\" c: 2 }; }\n\
+         message M3 { option (lit) = { a: 1 b: \"x\" c: [2, 1] }; }\n",
+    );
+    let typed = |name: &str| {
+        let message = file.messages.iter().find(|m| m.name == name).unwrap();
+        let entry = message.options.get("(lit)").unwrap();
+        entry.resolved.get().expect("typed").value.clone()
+    };
+    let TypedValue::Message(fields) = typed("M1") else {
+        panic!("a message value");
+    };
+    let names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["O.a", "O.b", "O.c"]);
+    assert_eq!(typed("M1"), typed("M2"));
+    // A repeated field's values stay in the order written.
+    assert_ne!(typed("M1"), typed("M3"));
+}
