@@ -289,9 +289,8 @@ fn lower_prepared(
             this_level.push(index);
         }
         types.add(this_level.iter().map(|&i| lowered(&slots, i)));
-        let (later, now): (Vec<_>, Vec<_>) = to_check
-            .into_iter()
-            .partition(|check| tainted[check.index]);
+        let (later, now): (Vec<_>, Vec<_>) =
+            to_check.into_iter().partition(|check| tainted[check.index]);
         deferred.extend(later);
         checked.extend(check_options(
             now,
