@@ -11,11 +11,8 @@
 //! again, never that one is skipped.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-use sha2::{Digest, Sha256};
 
 use super::header::Header;
 use crate::source::BlobId;
@@ -57,15 +54,6 @@ struct Stored {
 
 fn file(git_dir: &Path) -> PathBuf {
     git_dir.join("protocompat").join("narrow.bin")
-}
-
-fn stamp() -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.extend(FORMAT.to_le_bytes());
-    let version = env!("CARGO_PKG_VERSION").as_bytes();
-    out.push(version.len() as u8);
-    out.extend(version);
-    out
 }
 
 impl CleanCache {
@@ -132,7 +120,7 @@ impl CleanCache {
             inner.changed = false;
             encode(&inner)?
         };
-        write_atomically(&file(git_dir), &bytes)
+        super::cache_file::write_atomically(&file(git_dir), "narrow", &bytes)
     }
 
     /// How many keys are recorded clean (for tests).
@@ -166,18 +154,11 @@ fn encode(inner: &Inner) -> std::io::Result<Vec<u8>> {
     let mut clean: Vec<Key> = inner.clean.iter().copied().collect();
     clean.sort_unstable();
     let body = postcard::to_stdvec(&Stored { headers, clean }).map_err(std::io::Error::other)?;
-    let mut out = stamp();
-    out.extend(Sha256::digest(&body));
-    out.extend(body);
-    Ok(out)
+    Ok(super::cache_file::seal(MAGIC, FORMAT, &body))
 }
 
 fn decode(bytes: &[u8]) -> Option<Inner> {
-    let rest = bytes.strip_prefix(stamp().as_slice())?;
-    let (sum, body) = rest.split_at_checked(32)?;
-    if Sha256::digest(body).as_slice() != sum {
-        return None;
-    }
+    let body = super::cache_file::open(MAGIC, FORMAT, bytes)?;
     let stored: Stored = postcard::from_bytes(body).ok()?;
     let mut headers = HashMap::with_capacity(stored.headers.len());
     for (blob, header) in stored.headers {
@@ -188,22 +169,6 @@ fn decode(bytes: &[u8]) -> Option<Inner> {
         clean: stored.clean.into_iter().collect(),
         ..Inner::default()
     })
-}
-
-/// Writes `bytes` to `path` through a temporary file renamed into place.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().expect("the cache file has a directory");
-    std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(".narrow.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(bytes)?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 #[cfg(test)]

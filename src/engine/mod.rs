@@ -5,6 +5,7 @@
 //! (an editor's language server, `audit` walking history) calls these as `check` does.
 
 mod cache;
+pub mod cache_file;
 mod clean_cache;
 pub mod header;
 mod load;

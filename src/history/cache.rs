@@ -6,12 +6,11 @@
 //! reads either the old or the new file, never half of one.
 
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::engine::cache_file;
 use git2::Oid;
-use sha2::{Digest, Sha256};
 
 use super::summary::FileSummary;
 
@@ -28,16 +27,6 @@ pub struct Cache {
 
 fn file(git_dir: &Path) -> PathBuf {
     git_dir.join("protocompat").join("summaries.bin")
-}
-
-/// Identifies the writer: a cache from another format or tool version is not read.
-fn stamp() -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.extend(FORMAT.to_le_bytes());
-    let version = env!("CARGO_PKG_VERSION").as_bytes();
-    out.push(version.len() as u8);
-    out.extend(version);
-    out
 }
 
 impl Cache {
@@ -86,20 +75,12 @@ impl Cache {
             .collect();
         entries.sort_by_key(|(oid, _)| *oid);
         let body = postcard::to_stdvec(&entries).map_err(std::io::Error::other)?;
-        let mut out = stamp();
-        out.extend(Sha256::digest(&body));
-        out.extend(body);
-        Ok(out)
+        Ok(cache_file::seal(MAGIC, FORMAT, &body))
     }
 }
 
 fn decode(bytes: &[u8]) -> Option<Cache> {
-    let stamp = stamp();
-    let rest = bytes.strip_prefix(stamp.as_slice())?;
-    let (sum, body) = rest.split_at_checked(32)?;
-    if Sha256::digest(body).as_slice() != sum {
-        return None;
-    }
+    let body = cache_file::open(MAGIC, FORMAT, bytes)?;
     let entries: Vec<(Vec<u8>, FileSummary)> = postcard::from_bytes(body).ok()?;
     let mut map = HashMap::with_capacity(entries.len());
     for (oid, summary) in entries {
@@ -108,23 +89,7 @@ fn decode(bytes: &[u8]) -> Option<Cache> {
     Some(Cache { map, added: 0 })
 }
 
-/// Writes `bytes` to `path` through a temporary file renamed into place, so a reader (or a
-/// run killed half-way) never sees a partial cache file.
-pub(super) fn write_atomically(path: &Path, what: &str, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().expect("the cache file has a directory");
-    std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(".{what}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
-}
+pub(super) use crate::engine::cache_file::write_atomically;
 
 #[cfg(test)]
 mod tests {
