@@ -1,5 +1,5 @@
 //! The fuzz harnesses, one function per target. The cargo-fuzz targets in `fuzz_targets/`
-//! call them, and the test `fuzz_regressions` (`tests/hostile.rs`) replays every input kept
+//! call them, and the test `fuzz_regressions` (`tests/cli/hostile.rs`) replays every input kept
 //! under `testdata/fuzz-regressions/<target>/` through the same functions in a normal
 //! `cargo test`.
 //!

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures protocompat on hostile-scale inputs (tests/hostile.rs checks their results, never
+# Measures protocompat on hostile-scale inputs (tests/cli/hostile.rs checks their results, never
 # their time): for each case of scripts/gen_scale_cases.py — N fields, messages, enum values,
 # oneofs, RPCs or reservations in one file, or N/10 files, changed all or half — the wall
 # time, peak RSS (/usr/bin/time -v), exit code and output size of the JSON and the text

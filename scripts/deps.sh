@@ -4,7 +4,7 @@
 # `crate::x::` path, tests included) and fails when it has a cycle.
 #
 # Usage: scripts/deps.sh [--graph]   (--graph also prints every edge)
-# `cargo test --test layers` enforces the stronger rule (each module imports only earlier
+# `cargo test --test cli layers` enforces the stronger rule (each module imports only earlier
 # layers of the pipeline); this script prints the graph for a reader.
 # Left out: `test_support` (cfg(test) helpers for unit tests).
 set -euo pipefail

@@ -24,7 +24,7 @@ The mirrors are bare clones read with `git show` (the workplace's `fetch` tool p
 /work/.mirror/<owner>+<name>/repo); the commit each corpus was taken from is recorded in
 testdata/frontend/SOURCES.json. protoc is `python3 -m grpc_tools.protoc` (pip install
 grpcio-tools), buf is $BUF or `buf` on PATH; both run under `nice -n 15`. CI needs neither:
-tests/frontend_conformance.rs reads verdicts.json.
+tests/cli/frontend_conformance.rs reads verdicts.json.
 """
 
 import argparse
@@ -590,7 +590,7 @@ def protocompat_message(text):
 
 
 # The families of issue 10 (and the ones found since), as named in
-# tests/frontend_conformance.rs: (Rust constant, description, how a difference is recognised:
+# tests/cli/frontend_conformance.rs: (Rust constant, description, how a difference is recognised:
 # a pattern on protoc's error for inputs protocompat wrongly accepts, or on protocompat's error
 # for inputs it wrongly refuses; `case:` patterns match the case's name).
 FAMILIES = [
@@ -645,7 +645,7 @@ FAMILIES = [
 
 
 # The inputs where protoc and buf disagree, by family, for the README's "Differences from
-# buf" (protocompat follows protoc on each; tests/frontend_conformance.rs checks both that
+# buf" (protocompat follows protoc on each; tests/cli/frontend_conformance.rs checks both that
 # and that the README lists exactly these inputs): (what buf does, what protoc and
 # protocompat do, a pattern on the case name). buf's verdict is read from verdicts.json.
 PROTOC_BUF_FAMILIES = [
@@ -752,7 +752,7 @@ def readme_block(data):
         "",
         f"The front-end corpus (`testdata/frontend/`, {len(data)} inputs) has {total} where protoc",
         f"(libprotoc {tools['protoc'].split()[1]}) and buf {tools['buf']} give different verdicts; protocompat",
-        "gives protoc's on each (`tests/frontend_conformance.rs` checks it, and that this list is",
+        "gives protoc's on each (`tests/cli/frontend_conformance.rs` checks it, and that this list is",
         "the corpus's). By family:",
         "",
         "| inputs | buf | protoc and protocompat |",
@@ -853,7 +853,7 @@ def markdown(data, agreeing, diffs, unfollowed):
         f"- inputs: {len(data)}",
         f"- protoc and buf agree on: {agreeing} (the test checks these); they disagree on {len(data) - agreeing}",
         f"- protocompat agrees with both on: {agreeing - len(diffs)}",
-        f"- protocompat disagrees on: {len(diffs)} (the expected failures of tests/frontend_conformance.rs)",
+        f"- protocompat disagrees on: {len(diffs)} (the expected failures of tests/cli/frontend_conformance.rs)",
         f"- where protoc and buf disagree, protocompat follows protoc on: {len(data) - agreeing - len(unfollowed)}"
         f" of {len(data) - agreeing}" + "".join(f"\n  - not on `{d['case']}`" for d in unfollowed),
         "",

@@ -7,7 +7,7 @@
 #   scripts/fuzz.sh --smoke      # a quick look: 20 s per target
 #
 # Run on demand, not by .ci/run: building the targets is a second full build. `cargo test`
-# replays testdata/fuzz-regressions/ without it (tests/hostile.rs, `fuzz_regressions`).
+# replays testdata/fuzz-regressions/ without it (tests/cli/hostile.rs, `fuzz_regressions`).
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`). Runs on the
 # stable toolchain without a sanitizer: the crate has no `unsafe` code, so AddressSanitizer
 # would find nothing that Rust's own checks do not, and libFuzzer's coverage instrumentation

@@ -27,7 +27,7 @@ use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 use protocompat::link::{self, build_schema, NoImports};
 use protocompat::model;
 
-mod support;
+use crate::support;
 use support::corpus;
 
 /// `ours` is the resolved form of `written` (protox keeps names as written).

@@ -2,9 +2,9 @@
 //! and exit 2, or the correct result — and never a panic. Expected columns were measured with
 //! buf 1.75.0. The inputs fuzzing once broke are replayed at the end (`fuzz_regressions`).
 
-mod support;
+use crate::support;
 
-#[path = "../fuzz/harness.rs"]
+#[path = "../../fuzz/harness.rs"]
 mod harness;
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! (`/work/shared/conformance/buf/cases`, skipped when absent) and asserts the front-end
 //! reports no error: every file parses and every name resolves.
 
-mod support;
+use crate::support;
 use support::corpus;
 
 use corpus::{side_sources, sides, CORPUS};

@@ -110,7 +110,7 @@ fn top_level_modules_import_only_earlier_layers() {
         }
         let Some(own) = layer_of(module) else {
             problems.insert(format!(
-                "src/{module} is not in LAYERS (tests/layers.rs): give it its place in the pipeline"
+                "src/{module} is not in LAYERS (tests/cli/layers.rs): give it its place in the pipeline"
             ));
             continue;
         };
