@@ -33,6 +33,9 @@ pub struct Diff<'a> {
     judged: Pairs<'a>,
     /// Files no pair rule can find anything in (see [`unchanged_files`]).
     unchanged: HashSet<&'a str, ahash::RandomState>,
+    /// Whether the judged lists leave out the pairs of one element shared by both models
+    /// (see [`Diff::judges_pair`]).
+    skips_shared: bool,
     added: OnceLock<OneSide<'a>>,
     removed: OnceLock<OneSide<'a>>,
 }
@@ -69,13 +72,18 @@ impl<'a> Diff<'a> {
     pub fn new(old: &'a Schema, new: &'a Schema) -> Self {
         let (indexes, unchanged) =
             rayon::join(|| Diff::indexes(old, new), || unchanged_files(old, new));
-        Diff::with(old, new, indexes, unchanged)
+        Diff::with(old, new, indexes, (unchanged, true))
     }
 
     /// A diff whose rules judge every pair, unchanged files too: the reference the skip of
     /// unchanged files is tested against (the findings must be the same).
     pub fn judging_everything(old: &'a Schema, new: &'a Schema) -> Self {
-        Diff::with(old, new, Diff::indexes(old, new), HashSet::default())
+        Diff::with(
+            old,
+            new,
+            Diff::indexes(old, new),
+            (HashSet::default(), false),
+        )
     }
 
     /// Both sides' indexes, one per core.
@@ -87,7 +95,7 @@ impl<'a> Diff<'a> {
         old: &'a Schema,
         new: &'a Schema,
         (old_index, new_index): (Index<'a>, Index<'a>),
-        unchanged: HashSet<&'a str, ahash::RandomState>,
+        (unchanged, skips_shared): (HashSet<&'a str, ahash::RandomState>, bool),
     ) -> Self {
         Diff {
             old,
@@ -97,6 +105,7 @@ impl<'a> Diff<'a> {
             pairs: Pairs::default(),
             judged: Pairs::default(),
             unchanged,
+            skips_shared,
             added: OnceLock::new(),
             removed: OnceLock::new(),
         }
@@ -111,6 +120,51 @@ impl<'a> Diff<'a> {
     /// Whether a pair of elements in these files may differ: not both in one unchanged file.
     fn judges(&self, new: &File, old: &File) -> bool {
         !(new.path == old.path && self.is_unchanged(&new.path))
+    }
+
+    /// Whether the rules judge a pair of elements (`new` in `files.0`, `old` in `files.1`):
+    /// not both in one unchanged file, nor one and the same element object.
+    ///
+    /// Why a shared element can be left out. The new side's build takes the old side's
+    /// model of a file (the same `Arc<File>`) when the file is unchanged with all it imports,
+    /// or when its text is the same and every lookup and fact its lowering read gives the
+    /// same answer (`link::replay`), and keeps it only if the option values typed again
+    /// equal the old ones (else it is a copy: `link::build`). A pair of one element object
+    /// is then the same element with the same children, file and parents, which no pair
+    /// rule finds anything between. What a pair rule reads beyond the pair and what hangs
+    /// off it: only the field rules do, through each side's index, the message and the enum
+    /// named by a field's `type_name` (`rules::field::FieldSide::{message_type,
+    /// enum_type}`), and only that element's own data (no name is looked up from there),
+    /// so [`Diff::same_references`] makes a shared field skippable only when that name
+    /// finds the same object (or nothing) at both sides. The removed-element handlers
+    /// (fields, oneofs, values, RPCs) find nothing missing between a message, enum or
+    /// service and itself. Rules over whole schemas (packages, removed files) and the
+    /// passes read the full lists.
+    fn judges_pair<T>(&self, files: (&File, &File), new: &T, old: &T) -> bool {
+        self.judges(files.0, files.1) && !(self.skips_shared && std::ptr::eq(new, old))
+    }
+
+    /// Whether a field pair is judged: as [`Diff::judges_pair`], a field shared by both
+    /// models being skipped only if the type it names is the same object at both sides.
+    fn judges_field(&self, pair: &FieldPair<'a>) -> bool {
+        let (new, old) = (pair.new.field, pair.old.field);
+        self.judges(pair.new.file, pair.old.file)
+            && !(self.skips_shared && std::ptr::eq(new, old) && self.same_references(new))
+    }
+
+    /// Whether the message and the enum that `field`'s type name finds are the same
+    /// objects (or both absent) in the old and the new index.
+    fn same_references(&self, field: &Field) -> bool {
+        let Some(name) = field.type_name.as_deref() else {
+            return true;
+        };
+        same_found(
+            self.old_index.messages.get(name),
+            self.new_index.messages.get(name),
+        ) && same_found(
+            self.old_index.enums.get(name),
+            self.new_index.enums.get(name),
+        )
     }
 
     fn set(&self, judged: bool) -> &Pairs<'a> {
@@ -188,8 +242,9 @@ impl<'a> Diff<'a> {
     }
 
     /// What the rules judge: the pair lists above without the pairs inside unchanged files
-    /// (the same lists when built by [`Diff::judging_everything`]). The passes (grouping,
-    /// `--fix`) read the full lists.
+    /// and the pairs of one element shared by both models ([`Diff::judges_pair`]; the same
+    /// lists when built by [`Diff::judging_everything`]). The passes (grouping, `--fix`)
+    /// read the full lists.
     pub fn judged(&self) -> Judged<'_, 'a> {
         Judged { diff: self }
     }
@@ -199,7 +254,7 @@ impl<'a> Diff<'a> {
     // pairing is built once, and is the same list when no file is unchanged.
 
     fn messages_in(&self, judged: bool) -> &[Pair<'a, Message>] {
-        if judged && !self.unchanged.is_empty() {
+        if judged && self.filters() {
             let all = self.messages_in(false);
             return self.judged.messages.get_or_init(|| self.keep_judged(all));
         }
@@ -209,7 +264,7 @@ impl<'a> Diff<'a> {
     }
 
     fn enums_in(&self, judged: bool) -> &[Pair<'a, Enum>] {
-        if judged && !self.unchanged.is_empty() {
+        if judged && self.filters() {
             let all = self.enums_in(false);
             return self.judged.enums.get_or_init(|| self.keep_judged(all));
         }
@@ -219,7 +274,7 @@ impl<'a> Diff<'a> {
     }
 
     fn services_in(&self, judged: bool) -> &[Pair<'a, Service>] {
-        if judged && !self.unchanged.is_empty() {
+        if judged && self.filters() {
             let all = self.services_in(false);
             return self.judged.services.get_or_init(|| self.keep_judged(all));
         }
@@ -229,11 +284,11 @@ impl<'a> Diff<'a> {
     }
 
     fn fields_in(&self, judged: bool) -> &[FieldPair<'a>] {
-        if judged && !self.unchanged.is_empty() {
+        if judged && self.filters() {
             let all = self.fields_in(false);
             return self.judged.fields.get_or_init(|| {
                 all.iter()
-                    .filter(|p| self.judges(p.new.file, p.old.file))
+                    .filter(|p| self.judges_field(p))
                     .copied()
                     .collect()
             });
@@ -255,11 +310,16 @@ impl<'a> Diff<'a> {
             .get_or_init(|| self.build_method_pairs(self.services_in(judged)))
     }
 
-    /// `pairs`, less those in unchanged files.
+    /// Whether the judged lists leave anything out.
+    fn filters(&self) -> bool {
+        self.skips_shared || !self.unchanged.is_empty()
+    }
+
+    /// `pairs`, less those [`Diff::judges_pair`] leaves out.
     fn keep_judged<T>(&self, pairs: &[Pair<'a, T>]) -> Vec<Pair<'a, T>> {
         pairs
             .iter()
-            .filter(|p| self.judges(p.new.file, p.old.file))
+            .filter(|p| self.judges_pair((p.new.file, p.old.file), p.new.item, p.old.item))
             .copied()
             .collect()
     }
@@ -401,7 +461,7 @@ impl<'d, 'a> Judged<'d, 'a> {
     pub fn file_pairs(self) -> impl Iterator<Item = (&'a File, &'a File)> + 'd {
         let diff = self.diff;
         diff.file_pairs()
-            .filter(move |(new, old)| diff.judges(new, old))
+            .filter(move |(new, old)| diff.judges_pair((new, old), *new, *old))
     }
 
     pub fn message_pairs(self) -> &'d [Pair<'a, Message>] {
@@ -509,6 +569,10 @@ pub fn missing_from<'t, T, K: Eq + std::hash::Hash>(
     other: &'t [T],
     key: impl Fn(&'t T) -> K + Copy,
 ) -> Vec<&'t T> {
+    // The children of one element shared by both builds (`Diff::judges_pair`).
+    if std::ptr::eq(this, other) {
+        return Vec::new();
+    }
     let same_keys =
         this.len() == other.len() && this.iter().zip(other).all(|(a, b)| key(a) == key(b));
     if same_keys {
@@ -522,6 +586,15 @@ pub fn missing_from<'t, T, K: Eq + std::hash::Hash>(
     }
     let keys: ahash::AHashSet<K> = other.iter().map(key).collect();
     this.iter().filter(|t| !keys.contains(&key(t))).collect()
+}
+
+/// Both lookups found the same object, or neither found one.
+fn same_found<T>(old: Option<&InFile<T>>, new: Option<&InFile<T>>) -> bool {
+    match (old, new) {
+        (Some(old), Some(new)) => std::ptr::eq(old.item, new.item),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 fn pair_by_key<'a, T>(

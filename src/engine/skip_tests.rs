@@ -202,3 +202,73 @@ fn a_new_nearer_type_in_another_import_is_still_reported_when_the_new_side_takes
     let alone = crate::engine::run_rules(&Diff::new(&old, &fresh), &rules);
     assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
 }
+
+/// A file the new side takes from the old build by replay (same text, every lookup the same)
+/// whose field names an enum that changed in an import: the field is one object at both
+/// sides, but FIELD_SAME_DEFAULT reads the default through the enum, so the pair is still
+/// judged (`Diff::same_references`) and the changed default still reported there.
+#[test]
+fn a_shared_field_whose_enum_changed_in_an_import_is_still_judged() {
+    use crate::rules::RuleId;
+    let user = "syntax = \"proto2\";\npackage a;\nimport \"types.proto\";\n\
+                message User { optional E e = 1 [default = B]; }\n";
+    let types = "syntax = \"proto2\";\npackage a;\nenum E { A = 0; B = 1; }\n";
+    // B is renumbered; the first value (the closed enum's fact the replay checks) is kept.
+    let renumbered = "syntax = \"proto2\";\npackage a;\nenum E { A = 0; C = 1; B = 2; }\n";
+    let (old, taking, fresh) = built_taking(
+        &[("user.proto", user), ("types.proto", types)],
+        &[("user.proto", user), ("types.proto", renumbered)],
+    );
+    assert!(
+        std::sync::Arc::ptr_eq(&old.files["user.proto"], &taking.files["user.proto"]),
+        "user.proto is taken by replay"
+    );
+    let rules = [RuleId::FieldSameDefault.meta()];
+    let findings = crate::engine::run_rules(&Diff::new(&old, &taking), &rules);
+    let at: Vec<_> = findings
+        .iter()
+        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
+        .collect();
+    assert_eq!(at, [Some("user.proto")], "{findings:?}");
+    let alone = crate::engine::run_rules(&Diff::new(&old, &fresh), &rules);
+    assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
+}
+
+/// The pairs of a file the new side took from the old build, and of its elements, are left
+/// out of the judged lists (the full lists keep them); a field naming a type that is not the
+/// same object at both sides stays judged.
+#[test]
+fn the_judged_lists_leave_out_elements_shared_by_both_models() {
+    let user = "syntax = \"proto3\";\npackage a;\nimport \"types.proto\";\n\
+                message User { Thing t = 1; int32 n = 2; }\n";
+    let types = "syntax = \"proto3\";\npackage a;\nmessage Thing {}\n";
+    let grown = "syntax = \"proto3\";\npackage a;\nmessage Thing { int32 x = 1; }\n";
+    let (old, taking, _) = built_taking(
+        &[("user.proto", user), ("types.proto", types)],
+        &[("user.proto", user), ("types.proto", grown)],
+    );
+    assert!(std::sync::Arc::ptr_eq(
+        &old.files["user.proto"],
+        &taking.files["user.proto"]
+    ));
+    let diff = Diff::new(&old, &taking);
+    let judged = diff.judged();
+    let files: Vec<&str> = judged.file_pairs().map(|(n, _)| n.path.as_str()).collect();
+    assert_eq!(files, ["types.proto"]);
+    let messages: Vec<&str> = judged
+        .message_pairs()
+        .iter()
+        .map(|p| p.new.item.full_name.as_str())
+        .collect();
+    assert_eq!(messages, ["a.Thing"]);
+    let fields: Vec<&str> = judged
+        .field_pairs()
+        .iter()
+        .map(|p| p.new.field.name.as_str())
+        .collect();
+    assert_eq!(fields, ["t"], "t names a.Thing, changed; n is an int32");
+    assert_eq!(diff.message_pairs().len(), 2);
+    assert_eq!(diff.field_pairs().len(), 2);
+    let everything = Diff::judging_everything(&old, &taking);
+    assert_eq!(everything.judged().field_pairs().len(), 2);
+}

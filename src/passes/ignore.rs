@@ -194,6 +194,11 @@ fn directives_of(
     config_version: &str,
     warn: &mut dyn FnMut(Span, String),
 ) -> Vec<Directive> {
+    // A directive's comment starts with the prefix, so a text without it has none (and no
+    // problem to warn about): most files, skipped without walking their comments.
+    if memchr::memmem::find(file.text.as_bytes(), PREFIX.as_bytes()).is_none() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut elements: Option<Vec<Span>> = None;
     for comment in &file.comments {
