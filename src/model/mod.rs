@@ -485,3 +485,13 @@ impl File {
         out
     }
 }
+
+#[cfg(test)]
+mod layout_tests {
+    /// The model holds one of each per option written (hundreds of thousands on large trees):
+    /// fails when a change makes one grow. Inline, the typed value made it 144 bytes.
+    #[test]
+    fn option_entries_stay_small() {
+        assert!(std::mem::size_of::<super::OptionEntry>() <= 80);
+    }
+}
