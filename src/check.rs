@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use miette::{miette, Report};
 
@@ -11,6 +12,7 @@ use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
 use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
+use crate::link;
 use crate::passes::{Group, Ignored};
 use crate::review::{self, Change};
 pub use crate::source::NewSide;
@@ -291,13 +293,32 @@ fn check_module(
     // The old side builds while the new side is prepared (imports loaded, symbols
     // collected: mostly one thread each, so both cores stay busy); the new side then lowers,
     // taking the old side's model of each file unchanged with all it imports.
+    // The new side's files with the same text at the old side are likely taken from the
+    // old build: their trees go as soon as their symbols are collected (see
+    // `link::Prepared::release_trees`), not after the old side is built.
+    let old_texts: HashMap<String, Arc<str>> = old_files
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let likely_taken = |file: &link::SourceFile| {
+        old_texts
+            .get(&file.path)
+            .is_some_and(|text| Arc::ptr_eq(text, &file.text) || *text == file.text)
+    };
     let (old_built, new_prepared) = rayon::join(
         || engine::build(&mut old_files),
-        || engine::prepare(&mut new_files),
+        || {
+            engine::prepare(&mut new_files).map(|mut prepared| {
+                prepared.release_trees(likely_taken);
+                prepared
+            })
+        },
     );
+    drop(old_texts);
     let old_reuse = old_built.as_ref().ok().map(|old| &old.reuse);
     let new_built = new_prepared.and_then(|new| engine::finish(new, old_reuse));
-    let (new_built, old_built) = match (new_built, old_built) {
+    let (mut new_built, mut old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
             let mut diagnostics = Vec::new();
@@ -310,6 +331,10 @@ fn check_module(
         }
     };
     engine::timing::phase("build");
+    // What a later build could reuse (the old side's traces and custom options, and the
+    // new side's, which no build takes): a tenth of the heap, needed no more.
+    let reuses = [&mut old_built, &mut new_built].map(|built| std::mem::take(&mut built.reuse));
+    rayon::spawn(move || drop(reuses));
     engine::unresolved_imports(
         [old_built.unresolved_imports, new_built.unresolved_imports],
         (opts.allow_missing_imports, deps),

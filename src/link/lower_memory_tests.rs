@@ -94,3 +94,28 @@ fn message_literals_are_typed_in_field_order() {
     // A repeated field's values stay in the order written.
     assert_ne!(typed("M1"), typed("M3"));
 }
+
+#[test]
+fn released_trees_are_freed_at_once_and_parsed_again_when_lowered() {
+    let text = "syntax = \"proto3\";\npackage p;\n// Doc.\nmessage A { int32 a = 1; map<string, A> m = 2; }\n";
+    let source = SourceFile {
+        path: "a.proto".into(),
+        display_name: "a.proto".into(),
+        text: Arc::from(text),
+    };
+    let tree = Arc::new(crate::parse::parse(text));
+    let weak = Arc::downgrade(&tree);
+    let mut prepared = crate::link::prepare_parsed(vec![(source, tree)], &NoImports).unwrap();
+    prepared.release_trees(|file| file.path == "a.proto");
+    assert!(
+        weak.upgrade().is_none(),
+        "the released tree is freed before the finish"
+    );
+    // Nothing taken (no old build): the file is lowered from its text parsed again.
+    let Ok(built) = prepared.finish(None) else {
+        panic!("builds");
+    };
+    let lowered = format!("{:?}", built.schema.files["a.proto"]);
+    assert_eq!(lowered, format!("{:?}", file(text)));
+    assert!(lowered.contains("full_name: \"p.A.MEntry\""));
+}

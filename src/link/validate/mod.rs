@@ -206,7 +206,7 @@ pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::
     each_options(file, &mut |options| {
         for entry in &options.entries {
             if let Some(value) = by_key.remove(&(entry.span, entry.name.clone())) {
-                let _ = entry.resolved.set(value);
+                let _ = entry.resolved.set(Box::new(value));
             }
         }
     });
@@ -221,7 +221,7 @@ pub(in crate::link) fn same_resolved(file: &File, resolved: &[custom_options::Re
     each_options(file, &mut |options| {
         for entry in &options.entries {
             let new = by_key.remove(&(entry.span, entry.name.clone()));
-            same &= new == entry.resolved.get();
+            same &= new == entry.resolved.get().map(Box::as_ref);
         }
     });
     same
