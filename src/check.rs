@@ -287,7 +287,7 @@ fn check_module(
         || engine::prepare(&mut new_files),
     );
     let old_reuse = old_built.as_ref().ok().map(|old| &old.reuse);
-    let new_built = new_prepared.and_then(|new| engine::finish(new, old_reuse));
+    let new_built = new_prepared.and_then(|new| engine::finish_last(new, old_reuse));
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
