@@ -76,20 +76,18 @@ pub(super) struct Symbols {
     pub lite: Vec<bool>,
 }
 
-/// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
-/// syntax default (proto2 closed; proto3 and editions open).
-fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
-    let enum_type = |options: &mut dyn Iterator<Item = &ast::OptionDecl>| {
-        options
-            .filter(|o| o.canonical_name() == "features.enum_type")
-            .last()
-            .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
-    };
-    let own = enum_type(&mut decl.body.iter().filter_map(|item| match item {
-        EnumItem::Option(o) => Some(o),
-        _ => None,
-    }));
-    let file = enum_type(&mut ast.items.iter().filter_map(|item| match item {
+/// The `features.enum_type` the options set last: whether it is `CLOSED`.
+fn enum_type<'o>(options: impl Iterator<Item = &'o ast::OptionDecl>) -> Option<bool> {
+    options
+        .filter(|o| o.has_name("features.enum_type"))
+        .last()
+        .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
+}
+
+/// Whether the enums of a file are closed unless they say otherwise: the file's
+/// `features.enum_type`, else the syntax default (proto2 closed; proto3 and editions open).
+fn enums_closed_by_default(ast: &ast::FileAst) -> bool {
+    let file = enum_type(ast.items.iter().filter_map(|item| match item {
         TopItem::Option(o) => Some(o),
         _ => None,
     }));
@@ -97,7 +95,17 @@ fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
         &ast.syntax,
         Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
     );
-    own.or(file).unwrap_or(by_syntax)
+    file.unwrap_or(by_syntax)
+}
+
+/// Whether an enum is closed: its own `features.enum_type`, else the file's default
+/// ([`enums_closed_by_default`]).
+fn enum_is_closed(closed_by_default: bool, decl: &ast::EnumDecl) -> bool {
+    let own = enum_type(decl.body.iter().filter_map(|item| match item {
+        EnumItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    own.unwrap_or(closed_by_default)
 }
 
 /// Why a type is local to its file.
@@ -318,7 +326,7 @@ impl Collector<'_> {
     fn extension_ranges(&mut self, name: &str, body: &[MessageItem]) {
         let message_set = body.iter().any(|item| {
             matches!(item, MessageItem::Option(o)
-                if o.canonical_name() == "message_set_wire_format"
+                if o.has_name("message_set_wire_format")
                     && o.value == OptionValue::Ident("true".into()))
         });
         let ranges: Vec<(i64, i64)> = body
@@ -441,34 +449,39 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut NameMap<i
             .unwrap_or(0)
     }
     fn in_message(
-        ast: &ast::FileAst,
+        closed_by_default: bool,
         scope: &str,
         items: &[MessageItem],
         closed: &mut NameMap<i64>,
     ) {
         for item in items {
             match item {
-                MessageItem::Enum(e) if enum_is_closed(ast, e) => {
+                MessageItem::Enum(e) if enum_is_closed(closed_by_default, e) => {
                     closed.insert(join(scope, &e.name.text), first_value(e));
                 }
                 MessageItem::Message(m) => {
-                    in_message(ast, &join(scope, &m.name.text), &m.body, closed)
+                    let scope = join(scope, &m.name.text);
+                    in_message(closed_by_default, &scope, &m.body, closed)
                 }
                 MessageItem::Field(ast::FieldDecl {
                     name,
                     group_body: Some(body),
                     ..
-                }) => in_message(ast, &join(scope, &name.text), body, closed),
+                }) => in_message(closed_by_default, &join(scope, &name.text), body, closed),
                 _ => {}
             }
         }
     }
+    let closed_by_default = enums_closed_by_default(ast);
     for item in &ast.items {
         match item {
-            TopItem::Enum(e) if enum_is_closed(ast, e) => {
+            TopItem::Enum(e) if enum_is_closed(closed_by_default, e) => {
                 closed.insert(join(package, &e.name.text), first_value(e));
             }
-            TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
+            TopItem::Message(m) => {
+                let scope = join(package, &m.name.text);
+                in_message(closed_by_default, &scope, &m.body, closed)
+            }
             _ => {}
         }
     }
@@ -478,7 +491,7 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut NameMap<i
 pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
     ast.items.iter().any(|item| {
         matches!(item, TopItem::Option(o)
-            if o.canonical_name() == "optimize_for"
+            if o.has_name("optimize_for")
                 && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
     })
 }
