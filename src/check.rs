@@ -317,8 +317,8 @@ fn check_module(
     );
     drop(old_texts);
     let old_reuse = old_built.as_ref().ok().map(|old| &old.reuse);
-    let new_built = new_prepared.and_then(|new| engine::finish(new, old_reuse));
-    let (mut new_built, mut old_built) = match (new_built, old_built) {
+    let new_built = new_prepared.and_then(|new| engine::finish_last(new, old_reuse));
+    let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
         (n, o) => {
             let mut diagnostics = Vec::new();
@@ -331,10 +331,6 @@ fn check_module(
         }
     };
     engine::timing::phase("build");
-    // What a later build could reuse (the old side's traces and custom options, and the
-    // new side's, which no build takes): a tenth of the heap, needed no more.
-    let reuses = [&mut old_built, &mut new_built].map(|built| std::mem::take(&mut built.reuse));
-    rayon::spawn(move || drop(reuses));
     engine::unresolved_imports(
         [old_built.unresolved_imports, new_built.unresolved_imports],
         (opts.allow_missing_imports, deps),

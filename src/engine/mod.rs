@@ -16,7 +16,7 @@ pub mod timing;
 
 pub use cache::CacheStats;
 pub use load::{
-    build, build_reusing, collect, finish, list, load, prepare, share_identical,
+    build, build_reusing, collect, finish, finish_last, list, load, prepare, share_identical,
     unresolved_imports, Collected, Listing, Loaded, Loader, PathFilter,
 };
 pub use modules::{pair_modules, same_rules};

@@ -14,7 +14,7 @@ use super::input::{ImportResolver, SourceFile};
 use super::lower::lower_file;
 use super::resolve::Resolver;
 use super::reuse::{reusable, Kept, Reuse, Reused, UnitFacts};
-use super::symbols::{collect_symbols, file_package, is_lite, Symbols};
+use super::symbols::{collect_symbols, declared_names, file_package, is_lite, Symbols};
 use super::validate::custom_options::{Resolved, Types};
 use super::validate::{self, option_names::ElementOptions};
 use crate::model::{File, Schema, Span};
@@ -143,6 +143,11 @@ pub fn prepare_parsed(
         lite: units.iter().map(|u| is_lite(&u.parsed.ast)).collect(),
         ..Symbols::default()
     };
+    let names: usize = units
+        .par_iter()
+        .map(|unit| declared_names(&unit.parsed.ast))
+        .sum();
+    symbols.map.reserve(names);
     let mut symbol_errors = Vec::new();
     for (index, unit) in units.iter().enumerate() {
         collect_symbols(&unit.parsed.ast, index, &mut symbols, &mut symbol_errors);
@@ -177,6 +182,17 @@ impl Prepared {
     /// Lowers and validates the prepared files, taking from `old` (another revision's
     /// build) each file [`build_parsed_reusing`] may take.
     pub fn finish(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+        self.finish_keeping(old, true)
+    }
+
+    /// [`Prepared::finish`] for a build no later build takes from (the new side of a
+    /// check): it records no lookups (`super::replay`), and its [`BuildOutput::reuse`] is
+    /// empty. Its schema is the same.
+    pub fn finish_last(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+        self.finish_keeping(old, false)
+    }
+
+    fn finish_keeping(self, old: Option<&Reuse>, keep: bool) -> Result<BuildOutput, BuildError> {
         let Prepared {
             units,
             compared,
@@ -189,23 +205,27 @@ impl Prepared {
             (units, compared, released),
             (symbols, symbol_errors),
             unresolved_imports,
-            old,
+            (old, keep),
         )
     }
 }
 
-/// [`Prepared::finish`], by its parts.
+/// [`Prepared::finish`], by its parts; `keep`: whether to give a [`Reuse`] for a later build.
 fn lower_prepared(
     (units, compared, released): (Vec<Unit>, usize, Vec<bool>),
     (symbols, errors): (Symbols, Vec<(usize, Span, String)>),
     unresolved_imports: Vec<MissingImport>,
-    old: Option<&Reuse>,
+    (old, keep): (Option<&Reuse>, bool),
 ) -> Result<BuildOutput, BuildError> {
     let mut diagnostics = Vec::new();
     // A name defined twice: which definition the table kept may differ between builds.
     let symbols_clean = errors.is_empty();
     report_all(&units, errors, &mut diagnostics);
-    let facts = UnitFacts::of(&units);
+    let facts = if keep {
+        UnitFacts::of(&units)
+    } else {
+        Vec::new()
+    };
 
     // Files are lowered by levels of the import graph (a file after everything it imports),
     // so that each file's custom options can be checked as soon as it is lowered: every type
@@ -275,7 +295,7 @@ fn lower_prepared(
                     unit
                 };
                 let (file, mut errors, custom, recorder) =
-                    lower_file(&unit, index, &visible[index], &symbols);
+                    lower_file(&unit, (index, keep), &visible[index], &symbols);
                 if index < compared {
                     errors.extend(super::validate::validate(&file));
                 }
@@ -386,7 +406,11 @@ fn lower_prepared(
         schema,
         imports,
         unresolved_imports,
-        reuse: Reuse::of(&facts, &files, kept, compared),
+        reuse: if keep {
+            Reuse::of(&facts, &files, kept, compared)
+        } else {
+            Reuse::default()
+        },
     })
 }
 

@@ -270,7 +270,9 @@ pub(super) fn visible_files(units: &[Unit], index: usize) -> Visible {
         .iter()
         .copied()
         .filter(|i| !unit.option_imports.contains(i));
-    let (mut files, mut missing) = reexported(units, plain, HashSet::from([index]));
+    let mut itself = FileSet::default();
+    itself.insert(index);
+    let (mut files, mut missing) = reexported(units, plain, itself);
     missing |= unit.missing_import;
     let (with_options, options_missing) =
         reexported(units, unit.option_imports.iter().copied(), files.clone());
@@ -289,8 +291,8 @@ pub(super) fn visible_files(units: &[Unit], index: usize) -> Visible {
 fn reexported(
     units: &[Unit],
     imports: impl Iterator<Item = usize>,
-    mut seen: HashSet<usize>,
-) -> (HashSet<usize>, bool) {
+    mut seen: FileSet,
+) -> (FileSet, bool) {
     let mut missing = false;
     let mut queue: VecDeque<usize> = imports.collect();
     while let Some(i) = queue.pop_front() {
@@ -307,10 +309,14 @@ fn reexported(
     (seen, missing)
 }
 
+/// Files by index, hashed with ahash: every lookup that finds a symbol of another file asks
+/// whether that file is visible (SipHash there was a visible part of lowering).
+pub(super) type FileSet = HashSet<usize, ahash::RandomState>;
+
 pub(super) struct Visible {
-    pub files: HashSet<usize>,
+    pub files: FileSet,
     /// The files only `import option` reaches: their symbols count for option names only.
-    pub options_only: HashSet<usize>,
+    pub options_only: FileSet,
     /// Some import could not be found: unresolved names are not errors.
     pub missing: bool,
 }

@@ -35,10 +35,10 @@ pub(super) type Lowered = (
     Option<Recorder>,
 );
 
-/// Lowers one file (see [`Lowered`]).
+/// Lowers one file (see [`Lowered`]); `record`: whether to record its lookups.
 pub(super) fn lower_file(
     unit: &Unit,
-    file: usize,
+    (file, record): (usize, bool),
     visible: &Visible,
     symbols: &Symbols,
 ) -> Lowered {
@@ -48,7 +48,7 @@ pub(super) fn lower_file(
         Some(decl) if decl.value == "proto3" => Syntax::Proto3,
         _ => Syntax::Proto2,
     };
-    let resolver = if visible.missing {
+    let resolver = if visible.missing || !record {
         Resolver::new(file, visible, symbols)
     } else {
         Resolver::recording(file, visible, symbols)
@@ -224,9 +224,10 @@ impl Lower<'_> {
         }));
         let features = message_features(&self.syntax, scope.features, &options);
         let features = self.shared(features);
+        // The full name goes into the message once its body is lowered (the body's scope
+        // borrows it): one allocation, not two.
         let mut message = Message {
             name: name.to_string(),
-            full_name: full_name.clone(),
             span,
             name_span,
             options,
@@ -288,6 +289,7 @@ impl Lower<'_> {
                 MessageItem::Option(_) => {}
             }
         }
+        message.full_name = full_name;
         add_synthetic_oneofs(&mut message);
         tight(&mut message.fields);
         tight(&mut message.oneofs);
@@ -360,7 +362,6 @@ impl Lower<'_> {
                         &field,
                     ));
                 }
-                field.full_name = join(scope.name, &field.name);
                 field.extendee = Some(extendee.clone());
                 field.extendee_span = Some(decl.extendee.span);
                 field
@@ -618,7 +619,7 @@ impl Lower<'_> {
         let value_field = entry_field(self, "value", 2, value, value_span);
         Message {
             name,
-            full_name: full_name.clone(),
+            full_name,
             // protocompile gives the synthesized entry message the `map<K, V>` type's span.
             span,
             name_span: decl.name.span,
@@ -731,7 +732,11 @@ impl Lower<'_> {
 /// or enum value of the message has that name (protoc only looks at fields and oneofs);
 /// appended after the real oneofs.
 fn add_synthetic_oneofs(message: &mut Message) {
-    let mut taken: HashSet<String> = message
+    // Most messages have none: no set of every name to build then.
+    if !message.fields.iter().any(|f| f.proto3_optional) {
+        return;
+    }
+    let mut taken: HashSet<String, ahash::RandomState> = message
         .fields
         .iter()
         .chain(&message.extensions)

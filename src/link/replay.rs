@@ -32,20 +32,25 @@ use std::collections::HashMap;
 use super::symbols::{LocalBy, SymKind, Symbols};
 
 /// A fact lowering read about an element, by full name, answered by [`Fact::value`] from a
-/// build's symbol table: recording and replaying compute it with the same function.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// build's symbol table: recording and replaying compute it with the same function. The
+/// name is passed beside the kind, borrowed: a fact is asked for every field type, and
+/// only the first of each name per file is kept (owned) by the [`Recorder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Fact {
     /// The first value of a closed enum (`None`: not a closed enum).
-    ClosedEnum(String),
-    MapEntry(String),
-    MessageSet(String),
-    ExtensionRanges(String),
-    Local(String),
+    ClosedEnum,
+    MapEntry,
+    MessageSet,
+    ExtensionRanges,
+    Local,
     /// Whether the file declaring this name says `optimize_for = LITE_RUNTIME`.
-    LiteOfDeclaring(String),
+    LiteOfDeclaring,
     /// The extendee of an extension, resolved from the extension's own scope.
-    Extendee(String),
+    Extendee,
 }
+
+/// How many kinds of [`Fact`] there are (the recorder keeps one table per kind).
+const FACT_KINDS: usize = 7;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum FactValue {
@@ -59,22 +64,20 @@ pub(super) enum FactValue {
 }
 
 impl Fact {
-    pub(super) fn value(&self, symbols: &Symbols) -> FactValue {
+    pub(super) fn value(self, name: &str, symbols: &Symbols) -> FactValue {
         match self {
-            Fact::ClosedEnum(name) => FactValue::Number(symbols.closed_enums.get(name).copied()),
-            Fact::MapEntry(name) => FactValue::Flag(symbols.map_entries.contains(name)),
-            Fact::MessageSet(name) => FactValue::Flag(symbols.message_sets.contains(name)),
-            Fact::ExtensionRanges(name) => {
-                FactValue::Ranges(symbols.extension_ranges.get(name).cloned())
-            }
-            Fact::Local(name) => FactValue::Local(symbols.local_types.get(name).copied()),
-            Fact::LiteOfDeclaring(name) => FactValue::Lite(
+            Fact::ClosedEnum => FactValue::Number(symbols.closed_enums.get(name).copied()),
+            Fact::MapEntry => FactValue::Flag(symbols.map_entries.contains(name)),
+            Fact::MessageSet => FactValue::Flag(symbols.message_sets.contains(name)),
+            Fact::ExtensionRanges => FactValue::Ranges(symbols.extension_ranges.get(name).cloned()),
+            Fact::Local => FactValue::Local(symbols.local_types.get(name).copied()),
+            Fact::LiteOfDeclaring => FactValue::Lite(
                 symbols
                     .map
                     .get(name)
                     .map(|sym| symbols.lite.get(sym.file).copied().unwrap_or(false)),
             ),
-            Fact::Extendee(name) => FactValue::Extendee(symbols.extensions.get(name).map(|e| {
+            Fact::Extendee => FactValue::Extendee(symbols.extensions.get(name).map(|e| {
                 super::validate::option_names::resolve_in_scope(symbols, &e.extendee, &e.scope)
             })),
         }
@@ -98,7 +101,8 @@ pub(super) type OptionsReach = bool;
 pub(super) struct Recorder {
     /// By reach: `[visible, options]`.
     probes: [HashMap<String, Answer, ahash::RandomState>; 2],
-    facts: HashMap<Fact, FactValue, ahash::RandomState>,
+    /// By kind (`Fact as usize`), by name.
+    facts: [HashMap<String, FactValue, ahash::RandomState>; FACT_KINDS],
     /// A lookup was made that replay cannot repeat (an error path's): keep no trace.
     spoiled: bool,
 }
@@ -111,8 +115,11 @@ impl Recorder {
         }
     }
 
-    pub(super) fn fact(&mut self, fact: Fact, value: &FactValue) {
-        self.facts.entry(fact).or_insert_with(|| value.clone());
+    pub(super) fn fact(&mut self, fact: Fact, name: &str, value: &FactValue) {
+        let facts = &mut self.facts[fact as usize];
+        if !facts.contains_key(name) {
+            facts.insert(name.to_string(), value.clone());
+        }
     }
 
     pub(super) fn spoil(&mut self) {
@@ -126,8 +133,12 @@ impl Recorder {
             return None;
         }
         let mut files: Vec<String> = Vec::new();
-        let mut ids: HashMap<usize, u32> = HashMap::new();
+        let mut ids: HashMap<usize, u32, ahash::RandomState> = HashMap::default();
         let [visible, options] = self.probes;
+        let total = name_bytes(&visible)
+            + name_bytes(&options)
+            + self.facts.iter().map(name_bytes).sum::<usize>();
+        let mut names = String::with_capacity(total);
         let probes = (visible
             .into_iter()
             .map(|(name, answer)| (name, false, answer)))
@@ -149,20 +160,43 @@ impl Recorder {
                 }
             };
             Probe {
-                name: name.into_boxed_str(),
+                name: NameRef::add(&mut names, &name),
                 options,
                 answer,
             }
         })
         .collect();
+        let facts = FACTS
+            .into_iter()
+            .zip(self.facts)
+            .flat_map(|(fact, table)| table.into_iter().map(move |entry| (fact, entry)))
+            .map(|(fact, (name, value))| (fact, NameRef::add(&mut names, &name), value))
+            .collect();
         Some(Trace {
+            names: names.into_boxed_str(),
             probes,
-            facts: self.facts.into_iter().collect(),
+            facts,
             files: files.into_boxed_slice(),
             import_lite,
         })
     }
 }
+
+/// The bytes of a table's names.
+fn name_bytes<V>(table: &HashMap<String, V, ahash::RandomState>) -> usize {
+    table.keys().map(String::len).sum()
+}
+
+/// Every kind of [`Fact`], in declaration order (`FACTS[fact as usize] == fact`).
+const FACTS: [Fact; FACT_KINDS] = [
+    Fact::ClosedEnum,
+    Fact::MapEntry,
+    Fact::MessageSet,
+    Fact::ExtensionRanges,
+    Fact::Local,
+    Fact::LiteOfDeclaring,
+    Fact::Extendee,
+];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Recorded {
@@ -175,9 +209,29 @@ enum Recorded {
     },
 }
 
+/// A name in [`Trace::names`]: its start and length.
+#[derive(Debug, Clone, Copy)]
+struct NameRef {
+    start: u32,
+    len: u32,
+}
+
+impl NameRef {
+    /// Appends `name` to `names`.
+    fn add(names: &mut String, name: &str) -> NameRef {
+        let offset = |n: usize| u32::try_from(n).expect("a file's trace is under 4 GiB");
+        let start = offset(names.len());
+        names.push_str(name);
+        NameRef {
+            start,
+            len: offset(name.len()),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Probe {
-    name: Box<str>,
+    name: NameRef,
     options: OptionsReach,
     answer: Recorded,
 }
@@ -185,8 +239,11 @@ struct Probe {
 /// Every lookup and fact one file's lowering read, in a build where it had no error.
 #[derive(Debug)]
 pub(super) struct Trace {
+    /// Every name probed or asked about, end to end: a build keeps a trace per file, with
+    /// hundreds of names each, and freeing them one by one was a visible part of the run.
+    names: Box<str>,
     probes: Box<[Probe]>,
-    facts: Box<[(Fact, FactValue)]>,
+    facts: Box<[(Fact, NameRef, FactValue)]>,
     /// The paths of the files the probes found symbols in.
     files: Box<[String]>,
     import_lite: Vec<bool>,
@@ -204,7 +261,7 @@ impl Trace {
     ) -> bool {
         self.import_lite == import_lite
             && self.probes.iter().all(|probe| {
-                match (lookup(&probe.name, probe.options), probe.answer) {
+                match (lookup(self.name(probe.name), probe.options), probe.answer) {
                     (Answer::NotVisible, Recorded::NotVisible) => true,
                     (Answer::Package, Recorded::Package) => true,
                     (
@@ -220,6 +277,23 @@ impl Trace {
             && self
                 .facts
                 .iter()
-                .all(|(fact, value)| fact.value(symbols) == *value)
+                .all(|(fact, name, value)| fact.value(self.name(*name), symbols) == *value)
+    }
+
+    fn name(&self, name: NameRef) -> &str {
+        let start = name.start as usize;
+        &self.names[start..start + name.len as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FACTS;
+
+    #[test]
+    fn each_fact_kind_has_its_table() {
+        for (index, fact) in FACTS.into_iter().enumerate() {
+            assert_eq!(fact as usize, index, "{fact:?}");
+        }
     }
 }

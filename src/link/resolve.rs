@@ -33,6 +33,9 @@ enum Reach {
     Options,
 }
 
+/// Package names, hashed with ahash as the symbol table is.
+type PackageSet<'a> = HashSet<&'a str, ahash::RandomState>;
+
 /// Resolves the names one file writes.
 pub(super) struct Resolver<'a> {
     /// The index of the file whose names are resolved.
@@ -41,9 +44,9 @@ pub(super) struct Resolver<'a> {
     pub symbols: &'a Symbols,
     /// The packages this file can see, each with its parents: the packages of the file
     /// itself and of the files it sees.
-    packages: HashSet<&'a str>,
+    packages: PackageSet<'a>,
     /// The packages of the files only `import option` reaches, for option names.
-    option_packages: HashSet<&'a str>,
+    option_packages: PackageSet<'a>,
     /// Every lookup and fact read, while the file is lowered (see `super::replay`).
     recorder: Option<RefCell<Recorder>>,
 }
@@ -51,7 +54,7 @@ pub(super) struct Resolver<'a> {
 impl<'a> Resolver<'a> {
     pub(super) fn new(file: usize, visible: &'a Visible, symbols: &'a Symbols) -> Self {
         let packages_of = |files: &mut dyn Iterator<Item = usize>| {
-            let mut packages = HashSet::new();
+            let mut packages = PackageSet::default();
             for f in files {
                 let package = symbols.packages[f].as_str();
                 packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
@@ -99,6 +102,23 @@ fn answer(found: Option<Sym>) -> Answer {
     }
 }
 
+/// `buffer` set to [`join`]`(scope, name)`, keeping its allocation.
+fn join_into(buffer: &mut String, scope: &str, name: &str) {
+    buffer.clear();
+    if !scope.is_empty() {
+        buffer.push_str(scope);
+        buffer.push('.');
+    }
+    buffer.push_str(name);
+}
+
+/// A resolved name without the spare room of the buffer it was built in: it is kept in the
+/// model.
+fn exact(mut name: String) -> String {
+    name.shrink_to_fit();
+    name
+}
+
 /// Whether `package` is `name` or nested in it (protoc's `IsInPackage`).
 fn in_package(package: &str, name: &str) -> bool {
     package
@@ -135,33 +155,33 @@ impl Resolver<'_> {
     }
 
     /// A fact about an element of the build, recorded when this resolver records.
-    pub(super) fn fact(&self, fact: Fact) -> FactValue {
-        let value = fact.value(self.symbols);
+    pub(super) fn fact(&self, fact: Fact, name: &str) -> FactValue {
+        let value = fact.value(name, self.symbols);
         if let Some(recorder) = &self.recorder {
-            recorder.borrow_mut().fact(fact, &value);
+            recorder.borrow_mut().fact(fact, name, &value);
         }
         value
     }
 
     /// The first value of `name` if it is a closed enum.
     pub(super) fn closed_enum(&self, name: &str) -> Option<i64> {
-        match self.fact(Fact::ClosedEnum(name.to_string())) {
+        match self.fact(Fact::ClosedEnum, name) {
             FactValue::Number(first) => first,
             _ => None,
         }
     }
 
     pub(super) fn is_map_entry(&self, name: &str) -> bool {
-        self.fact(Fact::MapEntry(name.to_string())) == FactValue::Flag(true)
+        self.fact(Fact::MapEntry, name) == FactValue::Flag(true)
     }
 
     pub(super) fn is_message_set(&self, name: &str) -> bool {
-        self.fact(Fact::MessageSet(name.to_string())) == FactValue::Flag(true)
+        self.fact(Fact::MessageSet, name) == FactValue::Flag(true)
     }
 
     /// The extension ranges (inclusive) a message declares.
     pub(super) fn extension_ranges(&self, name: &str) -> Vec<(i64, i64)> {
-        match self.fact(Fact::ExtensionRanges(name.to_string())) {
+        match self.fact(Fact::ExtensionRanges, name) {
             FactValue::Ranges(ranges) => ranges.unwrap_or_default(),
             _ => Vec::new(),
         }
@@ -170,7 +190,7 @@ impl Resolver<'_> {
     /// Whether the file declaring `name` says `optimize_for = LITE_RUNTIME` (`None`: no such
     /// name in the build).
     pub(super) fn lite_of_declaring(&self, name: &str) -> Option<bool> {
-        match self.fact(Fact::LiteOfDeclaring(name.to_string())) {
+        match self.fact(Fact::LiteOfDeclaring, name) {
             FactValue::Lite(lite) => lite,
             _ => None,
         }
@@ -179,14 +199,14 @@ impl Resolver<'_> {
     /// `None` when `name` is no extension; else what its extendee resolves to from the
     /// extension's own scope, in every file of the build.
     pub(super) fn extendee_of(&self, name: &str) -> Option<Option<(String, SymKind)>> {
-        match self.fact(Fact::Extendee(name.to_string())) {
+        match self.fact(Fact::Extendee, name) {
             FactValue::Extendee(extendee) => extendee,
             _ => None,
         }
     }
 
     fn local_type(&self, name: &str) -> Option<LocalBy> {
-        match self.fact(Fact::Local(name.to_string())) {
+        match self.fact(Fact::Local, name) {
             FactValue::Local(why) => why,
             _ => None,
         }
@@ -259,26 +279,30 @@ impl Resolver<'_> {
                 .map(|s| (full.to_string(), s));
         }
         let first = name.split('.').next().unwrap_or(name);
-        let mut scope = scope.to_string();
+        let mut scope = scope;
+        // One buffer for every candidate of the walk: a lookup probes a name per enclosing
+        // scope, and lowering makes one per field type.
+        let mut candidate = String::with_capacity(scope.len() + 1 + name.len());
         loop {
-            let candidate = join(&scope, first);
+            join_into(&mut candidate, scope, first);
             if let Some(sym) = self.lookup(&candidate, reach, hidden) {
                 if first == name {
                     if accept(sym.kind) {
-                        return Some((candidate, sym));
+                        return Some((exact(candidate), sym));
                     }
                 } else if sym.kind.is_scope() {
                     // The first component names a scope: the rest must be found inside it.
-                    let full = join(&scope, name);
-                    return self.lookup(&full, reach, hidden).map(|s| (full, s));
+                    join_into(&mut candidate, scope, name);
+                    let found = self.lookup(&candidate, reach, hidden);
+                    return found.map(|s| (exact(candidate), s));
                 }
             }
             if scope.is_empty() {
                 return None;
             }
             scope = match scope.rfind('.') {
-                Some(i) => scope[..i].to_string(),
-                None => String::new(),
+                Some(i) => &scope[..i],
+                None => "",
             };
         }
     }

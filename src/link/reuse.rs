@@ -42,7 +42,7 @@ use crate::model::File;
 /// What a successful build lets a later build take instead of lowering again, by path.
 #[derive(Default)]
 pub struct Reuse {
-    files: HashMap<String, Reusable>,
+    files: HashMap<String, Reusable, ahash::RandomState>,
 }
 
 struct Reusable {

@@ -196,6 +196,36 @@ fn a_side_prepared_before_the_old_build_finishes_as_a_build_after_it() {
     assert_eq!(new.reuse.len(), after.reuse.len());
 }
 
+/// The last build of a series (the new side of a check) gives the same schema, taking the
+/// same files from the old side, but keeps nothing for a later build.
+#[test]
+fn a_last_build_gives_the_same_schema_and_keeps_nothing_for_later() {
+    let parsed = |(path, text): (&str, &str)| {
+        let source = SourceFile {
+            path: path.to_string(),
+            display_name: path.to_string(),
+            text: Arc::from(text),
+        };
+        (source, Arc::new(parse::parse(text)))
+    };
+    let changed = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
+                   message User { Thing t = 1; map<string, Thing> m = 2; optional int32 n = 3; }\n";
+    let new_files = || {
+        vec![
+            parsed(("user.proto", changed)),
+            parsed(("types.proto", TYPES)),
+        ]
+    };
+    let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
+    let prepared = crate::link::prepare_parsed(new_files(), &NoImports).unwrap();
+    let last = prepared.finish_last(Some(&old.reuse)).unwrap();
+    let kept = build_parsed_reusing(new_files(), &NoImports, Some(&old.reuse)).unwrap();
+    assert_eq!(format!("{:?}", last.schema), format!("{:?}", kept.schema));
+    assert!(shared(&old, &last, "types.proto"));
+    assert!(last.reuse.is_empty());
+    assert_eq!(kept.reuse.len(), 2);
+}
+
 // ---- replay: the closure changed, the file's own lookups did not ----
 
 /// The new side built with the old one's reuse, and alone: equal models, and whether the new

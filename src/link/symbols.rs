@@ -5,6 +5,11 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
+/// The tables of a build are keyed by full names and read by every lookup of lowering and
+/// validation: hashed with ahash (SipHash dominated building and reading them).
+pub(super) type NameMap<V> = HashMap<String, V, ahash::RandomState>;
+pub(super) type NameSet = HashSet<String, ahash::RandomState>;
+
 use crate::model::{map_entry_name, OptionValue, Span};
 use crate::syntax::ast::{self, EnumItem, MessageItem, TopItem, TypeRef};
 
@@ -44,8 +49,7 @@ pub(super) struct Sym {
 /// Every symbol of every file in the build, by full name.
 #[derive(Default)]
 pub(super) struct Symbols {
-    /// Hashed with ahash: SipHash dominated building this map on large trees.
-    pub(super) map: HashMap<String, Sym, ahash::RandomState>,
+    pub(super) map: NameMap<Sym>,
     /// Path of each file, by index (for "not imported" hints).
     pub paths: Vec<String>,
     /// Package of each file, by index (`""` when it declares none): packages are visible
@@ -54,38 +58,36 @@ pub(super) struct Symbols {
     /// The closed enums (proto2 semantics), which proto3 messages and implicit-presence
     /// fields cannot use, by full name, with the number of their first value (a map value
     /// must not be a closed enum whose first value is not zero).
-    pub(super) closed_enums: HashMap<String, i64>,
+    pub(super) closed_enums: NameMap<i64>,
     /// Extension ranges (inclusive) of every message that declares some, by full name.
-    pub(super) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
+    pub(super) extension_ranges: NameMap<Vec<(i64, i64)>>,
     /// Every extension, by full name.
-    pub(super) extensions: HashMap<String, Extension>,
+    pub(super) extensions: NameMap<Extension>,
     /// The entry messages synthesized for map fields, by full name: no field may name them.
-    pub(super) map_entries: HashSet<String>,
+    pub(super) map_entries: NameSet,
     /// The messages with `message_set_wire_format = true`, by full name: their extensions
     /// must be optional messages.
-    pub(super) message_sets: HashSet<String>,
+    pub(super) message_sets: NameSet,
     /// The messages and enums that only their own file may use (edition 2024's `local`,
     /// written or by `default_symbol_visibility`), by full name.
-    pub(super) local_types: HashMap<String, LocalBy>,
+    pub(super) local_types: NameMap<LocalBy>,
     /// Whether each file, by index, says `optimize_for = LITE_RUNTIME` (a file that does not
     /// cannot import one that does).
     pub lite: Vec<bool>,
 }
 
-/// Whether an enum is closed: its own `features.enum_type`, else the file's, else the
-/// syntax default (proto2 closed; proto3 and editions open).
-fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
-    let enum_type = |options: &mut dyn Iterator<Item = &ast::OptionDecl>| {
-        options
-            .filter(|o| o.canonical_name() == "features.enum_type")
-            .last()
-            .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
-    };
-    let own = enum_type(&mut decl.body.iter().filter_map(|item| match item {
-        EnumItem::Option(o) => Some(o),
-        _ => None,
-    }));
-    let file = enum_type(&mut ast.items.iter().filter_map(|item| match item {
+/// The `features.enum_type` the options set last: whether it is `CLOSED`.
+fn enum_type<'o>(options: impl Iterator<Item = &'o ast::OptionDecl>) -> Option<bool> {
+    options
+        .filter(|o| o.has_name("features.enum_type"))
+        .last()
+        .map(|o| o.value == OptionValue::Ident("CLOSED".into()))
+}
+
+/// Whether the enums of a file are closed unless they say otherwise: the file's
+/// `features.enum_type`, else the syntax default (proto2 closed; proto3 and editions open).
+fn enums_closed_by_default(ast: &ast::FileAst) -> bool {
+    let file = enum_type(ast.items.iter().filter_map(|item| match item {
         TopItem::Option(o) => Some(o),
         _ => None,
     }));
@@ -93,7 +95,17 @@ fn enum_is_closed(ast: &ast::FileAst, decl: &ast::EnumDecl) -> bool {
         &ast.syntax,
         Some(decl) if decl.kind == ast::SyntaxKind::Edition || decl.value == "proto3"
     );
-    own.or(file).unwrap_or(by_syntax)
+    file.unwrap_or(by_syntax)
+}
+
+/// Whether an enum is closed: its own `features.enum_type`, else the file's default
+/// ([`enums_closed_by_default`]).
+fn enum_is_closed(closed_by_default: bool, decl: &ast::EnumDecl) -> bool {
+    let own = enum_type(decl.body.iter().filter_map(|item| match item {
+        EnumItem::Option(o) => Some(o),
+        _ => None,
+    }));
+    own.unwrap_or(closed_by_default)
 }
 
 /// Why a type is local to its file.
@@ -229,6 +241,44 @@ pub(super) fn collect_symbols(
     }
 }
 
+/// How many names [`collect_symbols`] records for a file, at most (a package once per
+/// component, though files share them): the table is sized once for the whole build
+/// instead of rehashing every name each time it doubles.
+pub(super) fn declared_names(ast: &ast::FileAst) -> usize {
+    fn in_enum(decl: &ast::EnumDecl) -> usize {
+        let values = decl.body.iter();
+        1 + values
+            .filter(|item| matches!(item, EnumItem::Value(_)))
+            .count()
+    }
+    fn in_field(field: &ast::FieldDecl) -> usize {
+        match (&field.ty, &field.group_body) {
+            (TypeRef::Group, Some(body)) => 2 + in_message(body),
+            (TypeRef::Map { .. }, _) => 2,
+            _ => 1,
+        }
+    }
+    fn in_message(items: &[MessageItem]) -> usize {
+        let count = |item: &MessageItem| match item {
+            MessageItem::Message(m) => 1 + in_message(&m.body),
+            MessageItem::Enum(e) => in_enum(e),
+            MessageItem::Field(f) => in_field(f),
+            MessageItem::Oneof(o) => 1 + o.fields.iter().map(in_field).sum::<usize>(),
+            MessageItem::Extend(e) => e.fields.iter().map(in_field).sum(),
+            _ => 0,
+        };
+        items.iter().map(count).sum()
+    }
+    let count = |item: &TopItem| match item {
+        TopItem::Message(m) => 1 + in_message(&m.body),
+        TopItem::Enum(e) => in_enum(e),
+        TopItem::Service(s) => 1 + s.methods.len(),
+        TopItem::Extend(e) => e.fields.iter().map(in_field).sum(),
+        _ => 0,
+    };
+    file_package(ast).split('.').count() + ast.items.iter().map(count).sum::<usize>()
+}
+
 struct Collector<'a> {
     symbols: &'a mut Symbols,
     errors: &'a mut Errors,
@@ -276,7 +326,7 @@ impl Collector<'_> {
     fn extension_ranges(&mut self, name: &str, body: &[MessageItem]) {
         let message_set = body.iter().any(|item| {
             matches!(item, MessageItem::Option(o)
-                if o.canonical_name() == "message_set_wire_format"
+                if o.has_name("message_set_wire_format")
                     && o.value == OptionValue::Ident("true".into()))
         });
         let ranges: Vec<(i64, i64)> = body
@@ -388,7 +438,7 @@ impl Collector<'_> {
 }
 
 /// Adds the file's closed enums (top-level and nested) to `closed`, with their first value.
-fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<String, i64>) {
+fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut NameMap<i64>) {
     fn first_value(e: &ast::EnumDecl) -> i64 {
         e.body
             .iter()
@@ -399,34 +449,39 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<S
             .unwrap_or(0)
     }
     fn in_message(
-        ast: &ast::FileAst,
+        closed_by_default: bool,
         scope: &str,
         items: &[MessageItem],
-        closed: &mut HashMap<String, i64>,
+        closed: &mut NameMap<i64>,
     ) {
         for item in items {
             match item {
-                MessageItem::Enum(e) if enum_is_closed(ast, e) => {
+                MessageItem::Enum(e) if enum_is_closed(closed_by_default, e) => {
                     closed.insert(join(scope, &e.name.text), first_value(e));
                 }
                 MessageItem::Message(m) => {
-                    in_message(ast, &join(scope, &m.name.text), &m.body, closed)
+                    let scope = join(scope, &m.name.text);
+                    in_message(closed_by_default, &scope, &m.body, closed)
                 }
                 MessageItem::Field(ast::FieldDecl {
                     name,
                     group_body: Some(body),
                     ..
-                }) => in_message(ast, &join(scope, &name.text), body, closed),
+                }) => in_message(closed_by_default, &join(scope, &name.text), body, closed),
                 _ => {}
             }
         }
     }
+    let closed_by_default = enums_closed_by_default(ast);
     for item in &ast.items {
         match item {
-            TopItem::Enum(e) if enum_is_closed(ast, e) => {
+            TopItem::Enum(e) if enum_is_closed(closed_by_default, e) => {
                 closed.insert(join(package, &e.name.text), first_value(e));
             }
-            TopItem::Message(m) => in_message(ast, &join(package, &m.name.text), &m.body, closed),
+            TopItem::Message(m) => {
+                let scope = join(package, &m.name.text);
+                in_message(closed_by_default, &scope, &m.body, closed)
+            }
             _ => {}
         }
     }
@@ -436,7 +491,7 @@ fn record_closed_enums(ast: &ast::FileAst, package: &str, closed: &mut HashMap<S
 pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
     ast.items.iter().any(|item| {
         matches!(item, TopItem::Option(o)
-            if o.canonical_name() == "optimize_for"
+            if o.has_name("optimize_for")
                 && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
     })
 }

@@ -113,7 +113,7 @@ pub(super) fn descriptor_model() -> &'static File {
         let mut errors = Vec::new();
         collect_symbols(&units[0].parsed.ast, 0, &mut symbols, &mut errors);
         let visible = visible_files(&units, 0);
-        let (file, errors, _, _) = lower_file(&units[0], 0, &visible, &symbols);
+        let (file, errors, _, _) = lower_file(&units[0], (0, false), &visible, &symbols);
         debug_assert!(
             errors.is_empty(),
             "descriptor.proto lowers cleanly: {errors:?}"

@@ -85,7 +85,9 @@ pub struct OptionDecl {
 impl OptionDecl {
     /// The canonical dotted name: `features.field_presence`, `(acme.foo).bar`.
     pub fn canonical_name(&self) -> String {
-        let mut out = String::new();
+        // Sized once: every option of the build is named this way when lowered.
+        let length: usize = self.name.iter().map(|p| p.name.len() + 3).sum();
+        let mut out = String::with_capacity(length);
         for (i, part) in self.name.iter().enumerate() {
             if i > 0 {
                 out.push('.');
@@ -99,6 +101,80 @@ impl OptionDecl {
             }
         }
         out
+    }
+
+    /// Whether [`OptionDecl::canonical_name`] is `dotted`, without building it (the
+    /// symbol table asks this of options of every message and enum).
+    pub fn has_name(&self, dotted: &str) -> bool {
+        let mut rest = dotted;
+        for (i, part) in self.name.iter().enumerate() {
+            let after_dot = if i > 0 {
+                rest.strip_prefix('.')
+            } else {
+                Some(rest)
+            };
+            let next = after_dot.and_then(|r| {
+                if part.is_extension {
+                    let inner = part.name.trim_start_matches('.');
+                    r.strip_prefix('(')?.strip_prefix(inner)?.strip_prefix(')')
+                } else {
+                    r.strip_prefix(part.name.as_str())
+                }
+            });
+            match next {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod option_name_tests {
+    use super::{OptionDecl, OptionNamePart, OptionValue, Span};
+
+    fn option(parts: &[(&str, bool)]) -> OptionDecl {
+        OptionDecl {
+            name: parts
+                .iter()
+                .map(|&(name, is_extension)| OptionNamePart {
+                    name: name.into(),
+                    is_extension,
+                    span: Span::new(0, 0),
+                })
+                .collect(),
+            value: OptionValue::Ident("x".into()),
+            value_span: Span::new(0, 0),
+            span: Span::new(0, 0),
+        }
+    }
+
+    #[test]
+    fn has_name_agrees_with_the_canonical_name() {
+        let options = [
+            option(&[("features", false), ("enum_type", false)]),
+            option(&[("features.enum_type", false)]),
+            option(&[(".acme.foo", true), ("bar", false)]),
+            option(&[("message_set_wire_format", false)]),
+            option(&[("acme", true)]),
+        ];
+        let names = [
+            "features.enum_type",
+            "features",
+            "(acme.foo).bar",
+            "(.acme.foo).bar",
+            "message_set_wire_format",
+            "message_set_wire_forma",
+            "(acme)",
+            "acme",
+            "",
+        ];
+        for o in &options {
+            for name in names {
+                assert_eq!(o.has_name(name), o.canonical_name() == name, "{name}");
+            }
+        }
     }
 }
 
