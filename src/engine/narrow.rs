@@ -629,9 +629,9 @@ fn closed_build(sides: [&Graph; 2], paths: &Paths, required: &[bool]) -> [Vec<bo
         }
         // A unit built or required on one side, and present on the other, is built there.
         let mut wanted: Vec<bool> = required.to_vec();
-        for side in 0..2 {
-            for (i, &path) in paths.number[side].iter().enumerate() {
-                wanted[path] |= built[side][i];
+        for (numbers, built) in paths.number.iter().zip(&built) {
+            for (&path, &unit_built) in numbers.iter().zip(built) {
+                wanted[path] |= unit_built;
             }
         }
         for side in 0..2 {
