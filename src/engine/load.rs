@@ -354,8 +354,10 @@ fn collect_with(
 /// A side's compared files as listed, before any is read: what the narrowed build plans
 /// from (`super::narrow`), then [`read_listed`] reads.
 pub struct Listing {
-    /// (path relative to its root, path relative to ROOT), in listing order.
-    pub(super) chosen: Vec<(String, String)>,
+    /// (path relative to its root, path relative to ROOT, blob id when the tree knows it
+    /// without reading), in listing order. The id is looked up once, here: the plan and
+    /// the reads use it.
+    pub(super) chosen: Vec<(String, String, Option<BlobId>)>,
     pub(super) tree: Arc<dyn crate::source::Tree>,
     /// Where imports outside the compared files are looked for, in order.
     pub(super) roots: Vec<SearchRoot>,
@@ -367,13 +369,13 @@ pub struct Listing {
 impl Listing {
     /// The compared files, as paths relative to ROOT.
     pub fn compared(&self) -> Vec<String> {
-        self.chosen.iter().map(|(_, ext)| ext.clone()).collect()
+        self.chosen.iter().map(|(_, ext, _)| ext.clone()).collect()
     }
 
     /// Keeps only the compared files whose path relative to ROOT is in `paths` (buf's
     /// `--limit-to-input-files`).
     pub fn limit_to(&mut self, paths: &std::collections::HashSet<String>) {
-        self.chosen.retain(|(_, ext)| paths.contains(ext));
+        self.chosen.retain(|(_, ext, _)| paths.contains(ext));
     }
 }
 
@@ -395,8 +397,8 @@ pub fn list(
             && !this.excludes.iter().any(|p| is_within(external, p))
     };
 
-    // (path relative to its root, path relative to ROOT)
-    let mut chosen: Vec<(String, String)> = Vec::new();
+    // (path relative to its root, path relative to ROOT, blob id)
+    let mut chosen: Vec<(String, String, Option<BlobId>)> = Vec::new();
     let mut external = HashMap::new();
     for root in &this.roots {
         let listed = side.root.list_protos(root)?.ok_or_else(|| {
@@ -416,7 +418,8 @@ pub fn list(
                 ));
             }
             if wanted(&ext) {
-                chosen.push((rel, ext));
+                let blob = side.root.blob_id(&ext);
+                chosen.push((rel, ext, blob));
             }
         }
     }
@@ -470,28 +473,31 @@ pub(super) fn read_listed(
         .collect();
     let external = external.clone();
     let label = tree.label().to_string();
-    let compared = chosen.iter().map(|(_, ext)| ext.clone()).collect();
-    let listed = chosen.iter().map(|(rel, _)| rel.clone()).collect();
-    let listed_blobs = chosen.iter().map(|(_, ext)| tree.blob_id(ext)).collect();
-    let read = |ext: &str| {
-        tree.read(ext)?
-            .ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))
+    let compared = chosen.iter().map(|(_, ext, _)| ext.clone()).collect();
+    let listed = chosen.iter().map(|(rel, _, _)| rel.clone()).collect();
+    let listed_blobs = chosen.iter().map(|(_, _, blob)| *blob).collect();
+    let read = |ext: &str, blob: Option<BlobId>| {
+        let text = match blob {
+            Some(id) => tree.read_blob(ext, id)?,
+            None => tree.read(ext)?,
+        };
+        text.ok_or_else(|| miette!("{ext} @ {label}: file vanished while reading"))
     };
-    let kept: Vec<&(String, String)> = chosen
+    let kept: Vec<&(String, String, Option<BlobId>)> = chosen
         .iter()
-        .filter(|(rel, _)| only.is_none_or(|only| only.contains(rel)))
+        .filter(|(rel, _, _)| only.is_none_or(|only| only.contains(rel)))
         .collect();
     let read: Vec<(SourceFile, Option<BlobId>, Option<Arc<ParsedFile>>)> = kept
         .par_iter()
-        .map(|(rel, ext)| {
-            let blob = tree.blob_id(ext);
+        .map(|(rel, ext, blob)| {
+            let blob = *blob;
             let (text, parsed) = match (cache, blob) {
                 (Some(cache), Some(id)) => {
-                    let found = cache.get_or_read(id, || read(ext).map(Some))?;
+                    let found = cache.get_or_read(id, || read(ext, blob).map(Some))?;
                     let Parsed { text, tree } = found.expect("read gives a text or an error");
                     (text, Some(tree))
                 }
-                _ => (read(ext)?, None),
+                _ => (read(ext, blob)?, None),
             };
             let file = SourceFile {
                 path: rel.clone(),

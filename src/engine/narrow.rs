@@ -59,6 +59,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
+/// The plan's maps are keyed by paths and packages it made itself: no need for SipHash's
+/// resistance to chosen keys, and it was most of the plan's time on googleapis.
+type Map<K, V> = HashMap<K, V, ahash::RandomState>;
+type Set<T> = HashSet<T, ahash::RandomState>;
+
 use sha2::{Digest, Sha256};
 
 use super::clean_cache::{CleanCache, Key};
@@ -86,7 +91,7 @@ struct Node {
 /// One side's units and their imports.
 struct Graph {
     nodes: Vec<Node>,
-    by_path: HashMap<String, usize>,
+    by_path: Map<String, usize>,
     /// The units importing each unit.
     importers: Vec<Vec<usize>>,
     /// The units of each package.
@@ -143,9 +148,11 @@ pub fn plan(old: &Listing, new: &Listing, cache: &CleanCache) -> Result<Narrowed
     let new_graph = graph(new, cache, Some(&mut budget))?;
     let old_graph = graph(old, cache, Some(&mut budget))?;
     let sides = [&old_graph, &new_graph];
-    let keys = [keys(&old_graph), keys(&new_graph)];
-    let required = required(sides, &keys, cache);
-    let built = closed_build(sides, &required);
+    let (old_keys, new_keys) = rayon::join(|| keys(&old_graph), || keys(&new_graph));
+    let keys = [old_keys, new_keys];
+    let paths = Paths::of(sides);
+    let required = required(sides, &paths, &keys, cache);
+    let built = closed_build(sides, &paths, &required);
     let mut narrowed = Narrowed {
         old: HashSet::new(),
         new: HashSet::new(),
@@ -155,7 +162,7 @@ pub fn plan(old: &Listing, new: &Listing, cache: &CleanCache) -> Result<Narrowed
     for (side, graph) in sides.iter().enumerate() {
         for (index, node) in graph.nodes.iter().enumerate() {
             let key = keys[side][index];
-            if built[side].contains(&index) {
+            if built[side][index] {
                 narrowed.keys.extend(key);
                 if node.compared {
                     let paths = if side == 0 {
@@ -190,7 +197,7 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
     let mut budget = budget;
     let mut graph = Graph {
         nodes: Vec::new(),
-        by_path: HashMap::new(),
+        by_path: Map::default(),
         importers: Vec::new(),
         packages: BTreeMap::new(),
     };
@@ -198,8 +205,8 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
     // Headers of compared files first, so that a cold cache is found before reading much.
     let mut missing = 0;
     let mut found = Vec::with_capacity(listing.chosen.len());
-    for (rel, ext) in &listing.chosen {
-        let blob = listing.tree.blob_id(ext).ok_or(Full::NoBlobId)?;
+    for (rel, ext, blob) in &listing.chosen {
+        let blob = blob.ok_or(Full::NoBlobId)?;
         let header = cache.header(&blob);
         missing += usize::from(header.is_none());
         found.push((rel, ext, blob, header));
@@ -226,14 +233,15 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
         queue.push_back(index);
     }
     while let Some(index) = queue.pop_front() {
-        let imports = graph.nodes[index].header.imports.clone();
+        // Taken out while the graph grows, and put back.
+        let imports = std::mem::take(&mut graph.nodes[index].header.imports);
         let mut resolved = Vec::with_capacity(imports.len());
-        for import in imports {
-            if let Some(&at) = graph.by_path.get(&import) {
+        for import in &imports {
+            if let Some(&at) = graph.by_path.get(import) {
                 resolved.push(Some(at));
                 continue;
             }
-            let Some((id, header)) = resolve(listing, &import, cache, &mut budget)? else {
+            let Some((id, header)) = resolve(listing, import, cache, &mut budget)? else {
                 resolved.push(None);
                 continue;
             };
@@ -245,11 +253,13 @@ fn graph(listing: &Listing, cache: &CleanCache, budget: Option<&mut usize>) -> R
                 header,
                 imports: Vec::new(),
             });
-            graph.by_path.insert(import, at);
+            graph.by_path.insert(import.clone(), at);
             queue.push_back(at);
             resolved.push(Some(at));
         }
-        graph.nodes[index].imports = resolved;
+        let node = &mut graph.nodes[index];
+        node.header.imports = imports;
+        node.imports = resolved;
     }
     graph.importers = vec![Vec::new(); graph.nodes.len()];
     for (i, node) in graph.nodes.iter().enumerate() {
@@ -473,18 +483,59 @@ fn related_of<'p, T>(package: &str, packages: &'p BTreeMap<String, T>) -> Vec<&'
     out
 }
 
-/// The paths that must be built (see the module documentation).
+/// Both sides' units by path: each distinct path has a number, so that the plan's sets of
+/// paths are vectors of flags, and a unit finds its twin on the other side by index.
+struct Paths {
+    /// Per side (old, new): each unit's path number.
+    number: [Vec<usize>; 2],
+    /// Per side: path number -> the unit with that path, if the side has one.
+    unit: [Vec<Option<usize>>; 2],
+    count: usize,
+}
+
+impl Paths {
+    fn of(sides: [&Graph; 2]) -> Paths {
+        let mut numbers: Map<&str, usize> = Map::default();
+        let number = sides.map(|graph| {
+            graph
+                .nodes
+                .iter()
+                .map(|node| {
+                    let next = numbers.len();
+                    *numbers.entry(node.path.as_str()).or_insert(next)
+                })
+                .collect::<Vec<_>>()
+        });
+        let count = numbers.len();
+        let unit = [0, 1].map(|side| {
+            let mut unit = vec![None; count];
+            for (i, &path) in number[side].iter().enumerate() {
+                unit[path] = Some(i);
+            }
+            unit
+        });
+        Paths {
+            number,
+            unit,
+            count,
+        }
+    }
+}
+
+/// The paths that must be built (see the module documentation), as flags by path number.
 fn required(
     sides: [&Graph; 2],
+    paths: &Paths,
     keys: &[Vec<Option<Key>>; 2],
     cache: &CleanCache,
-) -> HashSet<String> {
-    let mut seeds: HashSet<&str> = HashSet::new();
+) -> Vec<bool> {
+    let mut seeds = vec![false; paths.count];
     for (side, graph) in sides.iter().enumerate() {
         let other = sides[1 - side];
         for (index, node) in graph.nodes.iter().enumerate() {
-            let changed = match other.by_path.get(&node.path) {
-                Some(&o) => {
+            let path = paths.number[side][index];
+            let changed = match paths.unit[1 - side][path] {
+                Some(o) => {
                     let twin = &other.nodes[o];
                     twin.id != node.id || twin.compared != node.compared
                 }
@@ -496,46 +547,51 @@ fn required(
                     || node.header.package.starts_with("google.protobuf."));
             let clean = keys[side][index].is_some_and(|k| cache.is_clean(&k));
             if changed || missing || builtin || !clean {
-                seeds.insert(&node.path);
+                seeds[path] = true;
             }
         }
     }
-    let mut packages: HashSet<&str> = HashSet::new();
-    for graph in sides {
-        for path in &seeds {
-            if let Some(&i) = graph.by_path.get(*path) {
-                packages.insert(&graph.nodes[i].header.package);
+    // The packages of the seeds, on either side.
+    let mut packages: Set<&str> = Set::default();
+    for (side, graph) in sides.iter().enumerate() {
+        for (index, node) in graph.nodes.iter().enumerate() {
+            if seeds[paths.number[side][index]] {
+                packages.insert(&node.header.package);
             }
         }
     }
-    let packages: Vec<&str> = packages.into_iter().collect();
-    let mut required: HashSet<String> = HashSet::new();
-    for graph in sides {
+    let mut required = vec![false; paths.count];
+    for (side, graph) in sides.iter().enumerate() {
+        let number = &paths.number[side];
         // Importers of seeds, directly or not.
-        let mut queue: VecDeque<usize> = seeds
-            .iter()
-            .filter_map(|p| graph.by_path.get(*p).copied())
+        let mut seen = vec![false; graph.nodes.len()];
+        let mut queue: VecDeque<usize> = (0..graph.nodes.len())
+            .filter(|&i| seeds[number[i]])
             .collect();
-        let mut seen: HashSet<usize> = queue.iter().copied().collect();
+        for &i in &queue {
+            seen[i] = true;
+        }
         while let Some(i) = queue.pop_front() {
             for &j in &graph.importers[i] {
-                if seen.insert(j) {
+                if !seen[j] {
+                    seen[j] = true;
                     queue.push_back(j);
                 }
             }
         }
-        for i in seen {
-            required.insert(graph.nodes[i].path.clone());
-        }
-        for seed in &packages {
-            for package in related_of(seed, &graph.packages) {
-                for &i in &graph.packages[package] {
-                    required.insert(graph.nodes[i].path.clone());
-                }
+        let related: Set<&str> = packages
+            .iter()
+            .flat_map(|seed| related_of(seed, &graph.packages))
+            .collect();
+        for package in related {
+            for &i in &graph.packages[package] {
+                seen[i] = true;
             }
         }
-        for node in graph.nodes.iter().filter(|n| n.header.directives) {
-            required.insert(node.path.clone());
+        for (i, node) in graph.nodes.iter().enumerate() {
+            if seen[i] || node.header.directives {
+                required[number[i]] = true;
+            }
         }
     }
     required
@@ -553,44 +609,44 @@ fn is_version(component: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// The units built on each side: from the required compared files, closed under imports,
-/// until both sides hold the same units (see the module documentation).
-fn closed_build(sides: [&Graph; 2], required: &HashSet<String>) -> [HashSet<usize>; 2] {
-    let mut roots: HashSet<String> = required.clone();
+/// The units built on each side (flags by unit): from the required compared files, closed
+/// under imports, until both sides hold the same units (see the module documentation).
+fn closed_build(sides: [&Graph; 2], paths: &Paths, required: &[bool]) -> [Vec<bool>; 2] {
+    // The compared files built, by path number.
+    let mut roots: Vec<bool> = required.to_vec();
     loop {
-        let built: [HashSet<usize>; 2] = [0, 1].map(|side| closure(sides[side], &roots));
+        let built: [Vec<bool>; 2] =
+            [0, 1].map(|side| closure(sides[side], &paths.number[side], &roots));
         let mut grew = false;
         for side in 0..2 {
-            let graph = sides[side];
-            for &i in &built[side] {
-                let node = &graph.nodes[i];
-                if node.compared && roots.insert(node.path.clone()) {
+            for (i, node) in sides[side].nodes.iter().enumerate() {
+                let path = paths.number[side][i];
+                if built[side][i] && node.compared && !roots[path] {
+                    roots[path] = true;
                     grew = true;
                 }
             }
         }
         // A unit built or required on one side, and present on the other, is built there.
-        let wanted: HashSet<&str> = required
-            .iter()
-            .map(String::as_str)
-            .chain(
-                built
-                    .iter()
-                    .zip(sides)
-                    .flat_map(|(set, graph)| set.iter().map(|&i| graph.nodes[i].path.as_str())),
-            )
-            .collect();
+        let mut wanted: Vec<bool> = required.to_vec();
+        for (numbers, built) in paths.number.iter().zip(&built) {
+            for (&path, &unit_built) in numbers.iter().zip(built) {
+                wanted[path] |= unit_built;
+            }
+        }
         for side in 0..2 {
             let graph = sides[side];
-            for path in &wanted {
-                let Some(&i) = graph.by_path.get(*path) else {
+            for (path, _) in wanted.iter().enumerate().filter(|(_, &w)| w) {
+                let Some(i) = paths.unit[side][path] else {
                     continue;
                 };
-                if built[side].contains(&i) {
+                if built[side][i] {
                     continue;
                 }
                 if let Some(root) = compared_importer(graph, i) {
-                    if roots.insert(graph.nodes[root].path.clone()) {
+                    let root = paths.number[side][root];
+                    if !roots[root] {
+                        roots[root] = true;
                         grew = true;
                     }
                 }
@@ -602,18 +658,20 @@ fn closed_build(sides: [&Graph; 2], required: &HashSet<String>) -> [HashSet<usiz
     }
 }
 
-/// The units the compared files named in `roots` load.
-fn closure(graph: &Graph, roots: &HashSet<String>) -> HashSet<usize> {
-    let mut seen: HashSet<usize> = HashSet::new();
+/// The units (flags by unit) that the compared files whose path number is set in `roots`
+/// load; `number` gives each unit's path number.
+fn closure(graph: &Graph, number: &[usize], roots: &[bool]) -> Vec<bool> {
+    let mut seen = vec![false; graph.nodes.len()];
     let mut stack: Vec<usize> = graph
         .nodes
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.compared && roots.contains(&n.path))
+        .filter(|&(i, n)| n.compared && roots[number[i]])
         .map(|(i, _)| i)
         .collect();
     while let Some(i) = stack.pop() {
-        if seen.insert(i) {
+        if !seen[i] {
+            seen[i] = true;
             stack.extend(graph.nodes[i].imports.iter().flatten().copied());
         }
     }

@@ -88,10 +88,20 @@ pub fn collect_sides(
     limit_to_input_files: bool,
     narrowing: Option<&Narrowing>,
 ) -> Result<Sides, Error> {
-    let new_listing = list(new, new_layout, new_module, filter);
-    let old_listing = match (&new_listing, limit_to_input_files) {
-        (Ok(new_listing), true) => list_limited(old, (old_layout, old_module), new_listing, filter),
-        _ => list(old, old_layout, old_module, filter),
+    // The two tree walks are independent unless the old side is limited to the new side's
+    // files: then they run one after the other, else on both cores.
+    let (new_listing, old_listing) = if limit_to_input_files {
+        let new_listing = list(new, new_layout, new_module, filter);
+        let old_listing = match &new_listing {
+            Ok(new_listing) => list_limited(old, (old_layout, old_module), new_listing, filter),
+            Err(_) => list(old, old_layout, old_module, filter),
+        };
+        (new_listing, old_listing)
+    } else {
+        rayon::join(
+            || list(new, new_layout, new_module, filter),
+            || list(old, old_layout, old_module, filter),
+        )
     };
     let (new_listing, old_listing) = both(new_listing, old_listing)?;
     let plan = narrowing.map(|n| narrow::plan(&old_listing, &new_listing, &n.cache));

@@ -3,6 +3,8 @@
 //! Its errors mirror what protoc's text-format parser refuses while interpreting the option
 //! (`Expected ":", found "["`, `Expected double, got: +`, `Invalid identifier in type name`).
 
+use std::borrow::Cow;
+
 use super::lexer::{self, lex, Token, TokenKind};
 use crate::syntax::literal::{LiteralField, LiteralName, LiteralValue, MessageLiteral};
 use crate::syntax::{OptionValue, Span};
@@ -10,7 +12,7 @@ use crate::syntax::{OptionValue, Span};
 /// Parses `text` (a literal starting with `{`), found at byte `offset` of its file.
 pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, String)> {
     let uncommented = without_comments(text);
-    let text = uncommented.as_str();
+    let text = uncommented.as_ref();
     let lexed = lex(text);
     let shift = |span: Span| Span {
         start: span.start + offset,
@@ -34,39 +36,41 @@ pub fn parse_literal(text: &str, offset: u32) -> Result<MessageLiteral, (Span, S
 
 /// `text` with each `#` comment (to the end of its line, as protobuf's text format reads
 /// them) blanked out, so that spans stay where they were. A `#` inside a string is kept.
-fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(_), '\\') => {
-                out.push(c);
-                out.extend(chars.next());
-            }
-            (Some(open), _) if c == open => {
-                quote = None;
-                out.push(c);
-            }
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                out.push(c);
-            }
-            (None, '#') => {
-                out.push(' ');
-                for rest in chars.by_ref() {
-                    if rest == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                    // Keep byte offsets: one space per byte.
-                    out.extend(std::iter::repeat_n(' ', rest.len_utf8()));
-                }
-            }
-            _ => out.push(c),
-        }
+/// Most literals have no `#` at all: they are borrowed as they are.
+fn without_comments(text: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'#', text.as_bytes()).is_none() {
+        return Cow::Borrowed(text);
     }
-    out
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match (quote, b) {
+            (Some(_), b'\\') => {
+                // The escaped byte is copied as it is (a multi-byte character's other bytes
+                // are never a quote, a backslash or `#`).
+                out.extend_from_slice(&bytes[i..(i + 2).min(bytes.len())]);
+                i += 2;
+                continue;
+            }
+            (Some(open), _) if b == open => quote = None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (None, b'#') => {
+                // One space per byte up to the end of the line, which is kept.
+                let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+                out.resize(out.len() + (end - i), b' ');
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(b);
+        i += 1;
+    }
+    // Only whole characters were replaced, each by ASCII spaces.
+    Cow::Owned(String::from_utf8(out).expect("blanking whole characters keeps UTF-8"))
 }
 
 struct LiteralParser<'a> {
@@ -398,7 +402,7 @@ fn same_literal_value(a: &LiteralValue, b: &LiteralValue) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_literal, same_value};
+    use super::{parse_literal, same_value, without_comments};
     use crate::syntax::OptionValue;
 
     fn literal(text: &str) -> OptionValue {
@@ -449,5 +453,59 @@ mod tests {
         ));
         assert!(!same_value(&literal("{ a: 1 }"), &literal("{ a: 1 b: 1 }")));
         assert!(!same_value(&literal("{ c { } }"), &literal("{ c: 1 }")));
+    }
+
+    /// The byte-wise blanking gives what a character-by-character reading of the text
+    /// format's comments gives: strings with escapes, quotes of the other kind, multi-byte
+    /// characters inside and outside comments, a comment at the very end.
+    #[test]
+    fn blanking_comments_matches_a_reading_by_characters() {
+        fn by_characters(text: &str) -> String {
+            let mut out = String::new();
+            let mut quote: Option<char> = None;
+            let mut chars = text.chars();
+            while let Some(c) = chars.next() {
+                match (quote, c) {
+                    (Some(_), '\\') => {
+                        out.push(c);
+                        out.extend(chars.next());
+                    }
+                    (Some(open), _) if c == open => {
+                        quote = None;
+                        out.push(c);
+                    }
+                    (None, '"' | '\'') => {
+                        quote = Some(c);
+                        out.push(c);
+                    }
+                    (None, '#') => {
+                        out.push(' ');
+                        for rest in chars.by_ref() {
+                            if rest == '\n' {
+                                out.push('\n');
+                                break;
+                            }
+                            out.extend(std::iter::repeat_n(' ', rest.len_utf8()));
+                        }
+                    }
+                    _ => out.push(c),
+                }
+            }
+            out
+        }
+        let cases = [
+            "{ a: 1 }",
+            "{ # one: 1\n  a: 1 # two\n  s: \"#x\" }",
+            "{ s: 'it\\'s # not a comment' # but this é is\n b: \"\\\"#\" }",
+            "{ s: \"é#\\é\" # ü€ to the end",
+            "{ s: '\"#' t: \"'#\" }#",
+            "{ s: \"unterminated # still a string\n}",
+            "{ s: \"ends in a backslash \\",
+        ];
+        for text in cases {
+            let blanked = without_comments(text);
+            assert_eq!(blanked, by_characters(text), "{text:?}");
+            assert_eq!(blanked.len(), text.len(), "{text:?}");
+        }
     }
 }

@@ -298,7 +298,7 @@ pub struct GitTree {
     base: Oid,
     label: String,
     /// Blob ids of the files `list_protos` saw, so reading them needs no path lookup.
-    listed: Mutex<HashMap<String, Oid>>,
+    listed: Mutex<HashMap<String, Oid, ahash::RandomState>>,
 }
 
 impl GitTree {
@@ -329,7 +329,7 @@ impl GitTree {
             repo: repo.clone(),
             base,
             label: label.to_string(),
-            listed: Mutex::new(HashMap::new()),
+            listed: Mutex::default(),
         }))
     }
 }
@@ -360,14 +360,10 @@ impl Tree for GitTree {
     }
 
     fn read(&self, path: &str) -> Result<Option<Arc<str>>, Report> {
-        let known = self.listed_blob(path);
-        let repo = self.repo.lock();
-        if let Some(oid) = known {
-            let blob = repo
-                .find_blob(oid)
-                .map_err(|e| missing(&self.label, path, oid, &e))?;
-            return decode(blob.content(), &self.label, path).map(Some);
+        if let Some(oid) = self.listed_blob(path) {
+            return self.read_blob(path, oid);
         }
+        let repo = self.repo.lock();
         let tree = repo
             .find_tree(self.base)
             .map_err(|e| missing(&self.label, "", self.base, &e))?;
@@ -420,6 +416,14 @@ impl Tree for GitTree {
         let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
         listed.extend(out.iter().cloned());
         Ok(Some(out.into_iter().map(|(path, _)| path).collect()))
+    }
+
+    fn read_blob(&self, path: &str, oid: Oid) -> Result<Option<Arc<str>>, Report> {
+        let repo = self.repo.lock();
+        let blob = repo
+            .find_blob(oid)
+            .map_err(|e| missing(&self.label, path, oid, &e))?;
+        decode(blob.content(), &self.label, path).map(Some)
     }
 
     fn blob_id(&self, path: &str) -> Option<Oid> {

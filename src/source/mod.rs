@@ -40,6 +40,11 @@ pub trait Tree: Send + Sync {
     fn blob_id(&self, _path: &str) -> Option<BlobId> {
         None
     }
+    /// [`Tree::read`] of a file whose blob id [`Tree::blob_id`] gave: a git tree reads the
+    /// blob without looking the path up again.
+    fn read_blob(&self, path: &str, _blob: BlobId) -> Result<Option<Arc<str>>, Report> {
+        self.read(path)
+    }
     /// Whether positions in this tree's texts are the user's (false for an image, whose
     /// texts are reconstructed from descriptors).
     fn positions(&self) -> bool {
@@ -89,6 +94,9 @@ impl Tree for Shown {
     }
     fn blob_id(&self, path: &str) -> Option<BlobId> {
         self.inner.blob_id(path)
+    }
+    fn read_blob(&self, path: &str, blob: BlobId) -> Result<Option<Arc<str>>, Report> {
+        self.inner.read_blob(path, blob)
     }
     fn positions(&self) -> bool {
         self.inner.positions()
