@@ -202,11 +202,16 @@ pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::
     if resolved.is_empty() {
         return;
     }
-    let mut by_key: std::collections::HashMap<_, _> = resolved.into_iter().collect();
+    let (keys, values): (Vec<_>, Vec<_>) = resolved.into_iter().unzip();
+    let mut values: Vec<Option<crate::model::ResolvedOption>> =
+        values.into_iter().map(Some).collect();
+    let mut by_key = resolved_index(&keys);
     each_options(file, &mut |options| {
         for entry in &options.entries {
-            if let Some(value) = by_key.remove(&(entry.span, entry.name.clone())) {
-                let _ = entry.resolved.set(value);
+            if let Some(i) = by_key.remove(&(entry.span, entry.name.as_str())) {
+                if let Some(value) = values[i].take() {
+                    let _ = entry.resolved.set(value);
+                }
             }
         }
     });
@@ -215,16 +220,26 @@ pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::
 /// Whether [`keep_resolved`] would leave `file`'s entries as they are: each holds the value
 /// `resolved` gives it, or none when it gives none.
 pub(in crate::link) fn same_resolved(file: &File, resolved: &[custom_options::Resolved]) -> bool {
-    let mut by_key: std::collections::HashMap<_, _> =
-        resolved.iter().map(|(key, value)| (key, value)).collect();
+    let mut by_key = resolved_index(resolved.iter().map(|(key, _)| key));
     let mut same = true;
     each_options(file, &mut |options| {
         for entry in &options.entries {
-            let new = by_key.remove(&(entry.span, entry.name.clone()));
-            same &= new == entry.resolved.get();
+            let new = by_key.remove(&(entry.span, entry.name.as_str()));
+            same &= new.map(|i| &resolved[i].1) == entry.resolved.get();
         }
     });
     same
+}
+
+/// The index of each resolved value by its option's span and name, as an entry of the
+/// model is looked up (no name copied per entry); where a key comes twice, the last stays.
+fn resolved_index<'k>(
+    keys: impl IntoIterator<Item = &'k (Span, String)>,
+) -> HashMap<(Span, &'k str), usize, ahash::RandomState> {
+    keys.into_iter()
+        .enumerate()
+        .map(|(i, (span, name))| ((*span, name.as_str()), i))
+        .collect()
 }
 
 /// A copy of `file` with no option value resolved, for [`keep_resolved`] to fill.
@@ -268,7 +283,7 @@ pub(in crate::link) fn unresolved_copy(file: &File) -> File {
 }
 
 /// Every option list of `file` that [`keep_resolved`] fills.
-fn each_options(file: &File, visit: &mut dyn FnMut(&crate::model::Options)) {
+fn each_options<'f>(file: &'f File, visit: &mut dyn FnMut(&'f crate::model::Options)) {
     visit(&file.options);
     for message in file.all_messages() {
         visit(&message.options);
