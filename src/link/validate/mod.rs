@@ -197,6 +197,45 @@ pub(in crate::link) fn after_lowering(
     (errors, resolved)
 }
 
+/// Whether the custom options of `file`, taken by replay from another build, are typed there
+/// exactly as here, so that checking them again can be skipped: `declared_alike(name)` says
+/// that the file declaring `name` here is the same, with its whole import closure, in both
+/// builds (taken by closure).
+///
+/// Why that gives what the check would. The check (`after_lowering`) reads the file's own
+/// model and custom options (taken: the same), its edition (the same text), the resolver
+/// (only for a name part in parentheses after the first, and for `[...]` names in a message
+/// literal: refused below), the extendees of the file's extensions (refused: none), and the
+/// types of the build, by full name, from each option's first part: the extension (or the
+/// field of an options message, found in that message) and everything reachable from its
+/// type. That field is declared in the file `declared_alike` vouches for, and every type
+/// reachable from a field is declared in the import closure of the field's file (it was
+/// resolved there), the same text in both builds, so lowered to equal models. Names are
+/// unique in a build that reuses (`build`), so each name finds that declaration in both.
+/// The check thus reads equal inputs and gives the other build's result: no error (that
+/// build succeeded), and the option values the taken model already holds.
+pub(in crate::link) fn options_typed_alike(
+    file: &File,
+    custom: &[option_names::ElementOptions],
+    declared_alike: &dyn Fn(&str) -> bool,
+) -> bool {
+    file.all_extensions().is_empty()
+        && custom
+            .iter()
+            .flat_map(|element| &element.options)
+            .all(|(option, root)| {
+                let resolves_more = option.name.iter().skip(1).any(|p| p.is_extension);
+                let bracketed =
+                    matches!(&option.value, OptionValue::Aggregate(t) if t.contains('['));
+                let declaring = match option.name.first() {
+                    Some(first) if first.is_extension => Some(root.as_str()),
+                    // A field of an options message: found in the message.
+                    _ => root.rsplit_once('.').map(|(message, _)| message),
+                };
+                !resolves_more && !bracketed && declaring.is_some_and(declared_alike)
+            })
+}
+
 /// Stores each resolved value in its option's model entry (the same span and name).
 pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::Resolved>) {
     if resolved.is_empty() {
@@ -1040,5 +1079,7 @@ mod builtin_option_tests;
 mod custom_option_tests;
 #[cfg(test)]
 mod extension_declaration_tests;
+#[cfg(test)]
+mod replayed_option_tests;
 #[cfg(test)]
 mod tests;
