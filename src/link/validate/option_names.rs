@@ -172,7 +172,7 @@ struct Walk<'a> {
     custom: Vec<ElementOptions>,
     /// What each extension name written in parentheses resolved to, by the name as written
     /// and then by a scope of its walk (see [`Walk::resolve_extension`]).
-    names: Memo<HashMap<String, Option<(String, Sym)>, ahash::RandomState>>,
+    names: Memo<Memo<Option<(String, Sym)>>>,
     /// The extendee of each extension an option named, by the extension's full name.
     extendees: Memo<Option<Option<(String, SymKind)>>>,
 }
