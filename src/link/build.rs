@@ -318,7 +318,16 @@ fn lower_prepared(
                 || imports_of[index].iter().any(|&i| tainted[i]);
             let taken = reused[index].as_ref();
             let replayed = taken.is_some_and(|t| t.replayed);
-            if (taken.is_none() || replayed)
+            let typed_alike = replayed && {
+                let declared_alike = |name: &str| {
+                    let by_closure = |sym: &super::symbols::Sym| {
+                        reused[sym.file].as_ref().is_some_and(|t| !t.replayed)
+                    };
+                    symbols.map.get(name).is_some_and(by_closure)
+                };
+                validate::options_typed_alike(&file, &custom, &declared_alike)
+            };
+            if (taken.is_none() || (replayed && !typed_alike))
                 && index < compared
                 && (!custom.is_empty() || !file.all_extensions().is_empty())
             {

@@ -256,6 +256,12 @@ impl Resolver<'_> {
         })
     }
 
+    /// A symbol by full name as option names see it (`import option` files too), recorded:
+    /// one probe of [`Resolver::resolve_any`]'s walk, for a caller that shares walks.
+    pub(super) fn lookup_for_options(&self, full: &str) -> Option<Sym> {
+        self.lookup(full, Reach::Options, &mut None)
+    }
+
     /// Any visible symbol `name` names from `scope`, as protoc looks up an option name
     /// (`LOOKUP_ALL`): the innermost match of any kind wins, so `(Bar)` inside method `Bar`
     /// names the method.

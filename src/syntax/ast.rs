@@ -85,9 +85,13 @@ pub struct OptionDecl {
 impl OptionDecl {
     /// The canonical dotted name: `features.field_presence`, `(acme.foo).bar`.
     pub fn canonical_name(&self) -> String {
-        // Sized once: every option of the build is named this way when lowered.
-        let length: usize = self.name.iter().map(|p| p.name.len() + 3).sum();
-        let mut out = String::with_capacity(length);
+        // Sized exactly, once: a name is kept in the model for every option of every file.
+        let part_len = |p: &OptionNamePart| match p.is_extension {
+            true => p.name.trim_start_matches('.').len() + 2,
+            false => p.name.len(),
+        };
+        let dots = self.name.len().saturating_sub(1);
+        let mut out = String::with_capacity(self.name.iter().map(part_len).sum::<usize>() + dots);
         for (i, part) in self.name.iter().enumerate() {
             if i > 0 {
                 out.push('.');

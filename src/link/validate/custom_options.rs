@@ -19,6 +19,7 @@ use crate::model::{
     Enum, EnumValue, Field, FieldType, File, Label, Message, OptionValue, ResolvedOption, Span,
 };
 use crate::syntax::ast::{OptionDecl, OptionNamePart};
+use crate::syntax::literal::MessageLiteral;
 
 type Errors = Vec<(Span, String)>;
 
@@ -220,13 +221,16 @@ pub(in crate::link) fn check(
             } else {
                 insert_path(&mut set, &path)
             };
+            // Parsed once, for the check and the typed value both.
+            let literal = message_literal(option, last, types);
             let problems = if checked_before {
                 Vec::new()
             } else {
-                value_problem(option, last, node, &literals)
+                value_problem(option, last, literal.as_ref(), node, &literals)
             };
             if problems.is_empty() {
-                resolved.extend(resolve(option, &path, &literals));
+                let literal = literal.and_then(Result::ok);
+                resolved.extend(resolve(option, &path, literal.as_ref(), &literals));
             }
             errors.extend(problems);
             let from_literals = std::mem::take(&mut *literals.set.borrow_mut());
@@ -253,14 +257,16 @@ pub(in crate::link) fn check(
     errors
 }
 
-/// The option's field path by full names and its value typed by the last field.
+/// The option's field path by full names and its value typed by the last field (`literal`:
+/// the value parsed, when it is a message literal of a known message type).
 fn resolve<'a>(
     option: &OptionDecl,
     path: &[&'a Field],
+    literal: Option<&MessageLiteral>,
     literals: &Literals<'a>,
 ) -> Option<Resolved> {
     let last = path.last()?;
-    let value = typed_values::option_value(&option.value, last, literals)?;
+    let value = typed_values::option_value(&option.value, literal, last, literals)?;
     let path = path.iter().map(|f| f.full_name.clone()).collect();
     Some((
         (option.span, option.canonical_name()),
@@ -428,40 +434,76 @@ fn insert_path<'s>(set: &'s mut Set, path: &[&Field]) -> &'s mut Set {
     node
 }
 
-/// The value against the type of the field it sets: a message literal is checked field by
-/// field (and what it sets recorded in `node`), other values as `option_values` checks them.
+/// A message literal value parsed (spans in the file), when `field` is of a known message
+/// type; `None` for any other value.
+fn message_literal(
+    option: &OptionDecl,
+    field: &Field,
+    types: &Types,
+) -> Option<Result<MessageLiteral, (Span, String)>> {
+    let OptionValue::Aggregate(text) = &option.value else {
+        return None;
+    };
+    types.message_of(field)?;
+    Some(crate::parse::literal::parse_literal(
+        text,
+        option.value_span.start,
+    ))
+}
+
+/// The value against the type of the field it sets: a message literal (`literal`, parsed by
+/// [`message_literal`]) is checked field by field (and what it sets recorded in `node`),
+/// other values as `option_values` checks them.
 fn value_problem(
     option: &OptionDecl,
     field: &Field,
+    literal: Option<&Result<MessageLiteral, (Span, String)>>,
     node: &mut Set,
     literals: &Literals,
 ) -> Errors {
-    let name = option.canonical_name();
-    let kind = literals.types.kind_of(field);
-    match (&option.value, literals.types.message_of(field)) {
-        (OptionValue::Aggregate(text), Some(message)) => {
-            let parsed = crate::parse::literal::parse_literal(text, option.value_span.start);
-            match parsed {
-                Err(error) => vec![error],
-                Ok(literal) => {
-                    let mut errors = Vec::new();
-                    literals.message(message, &literal, node, &mut errors);
-                    if field.label == Label::Repeated {
-                        errors.extend(message_literals::missing_required(
-                            message,
-                            node,
-                            literal.span,
-                            literals.types,
-                        ));
-                    }
-                    errors
+    match (&option.value, literals.types.message_of(field), literal) {
+        (OptionValue::Aggregate(_), Some(message), Some(parsed)) => match parsed {
+            Err(error) => vec![error.clone()],
+            Ok(literal) => {
+                let mut errors = Vec::new();
+                literals.message(message, literal, node, &mut errors);
+                if field.label == Label::Repeated {
+                    errors.extend(message_literals::missing_required(
+                        message,
+                        node,
+                        literal.span,
+                        literals.types,
+                    ));
                 }
+                errors
             }
+        },
+        (OptionValue::Aggregate(_), None, _)
+            if matches!(field.ty, FieldType::Message | FieldType::Group) =>
+        {
+            Vec::new()
         }
-        (OptionValue::Aggregate(_), None) if matches!(kind, Kind::Message(_)) => Vec::new(),
-        (value, _) => option_values::value_problem(&kind, value, &name)
-            .map(|message| (option.value_span, message))
-            .into_iter()
-            .collect(),
+        (value, _, _) if names_enum_value(field, value, literals.types) => Vec::new(),
+        (value, _, _) => {
+            let kind = literals.types.kind_of(field);
+            option_values::value_problem(&kind, value, &option.canonical_name())
+                .map(|message| (option.value_span, message))
+                .into_iter()
+                .collect()
+        }
     }
+}
+
+/// An identifier that is a value of the enum an enum field is of: what
+/// `option_values::value_problem` accepts, known without listing the enum's value names.
+fn names_enum_value(field: &Field, value: &OptionValue, types: &Types) -> bool {
+    let OptionValue::Ident(name) = value else {
+        return false;
+    };
+    field.ty == FieldType::Enum
+        && field
+            .type_name
+            .as_deref()
+            .and_then(|full| types.enumeration(full))
+            .is_some_and(|e| e.values.iter().any(|v| v.name == *name))
 }

@@ -203,16 +203,60 @@ pub(in crate::link) fn after_lowering(
     (errors, resolved)
 }
 
+/// Whether the custom options of `file`, taken by replay from another build, are typed there
+/// exactly as here, so that checking them again can be skipped: `declared_alike(name)` says
+/// that the file declaring `name` here is the same, with its whole import closure, in both
+/// builds (taken by closure).
+///
+/// Why that gives what the check would. The check (`after_lowering`) reads the file's own
+/// model and custom options (taken: the same), its edition (the same text), the resolver
+/// (only for a name part in parentheses after the first, and for `[...]` names in a message
+/// literal: refused below), the extendees of the file's extensions (refused: none), and the
+/// types of the build, by full name, from each option's first part: the extension (or the
+/// field of an options message, found in that message) and everything reachable from its
+/// type. That field is declared in the file `declared_alike` vouches for, and every type
+/// reachable from a field is declared in the import closure of the field's file (it was
+/// resolved there), the same text in both builds, so lowered to equal models. Names are
+/// unique in a build that reuses (`build`), so each name finds that declaration in both.
+/// The check thus reads equal inputs and gives the other build's result: no error (that
+/// build succeeded), and the option values the taken model already holds.
+pub(in crate::link) fn options_typed_alike(
+    file: &File,
+    custom: &[option_names::ElementOptions],
+    declared_alike: &dyn Fn(&str) -> bool,
+) -> bool {
+    file.all_extensions().is_empty()
+        && custom
+            .iter()
+            .flat_map(|element| &element.options)
+            .all(|(option, root)| {
+                let resolves_more = option.name.iter().skip(1).any(|p| p.is_extension);
+                let bracketed =
+                    matches!(&option.value, OptionValue::Aggregate(t) if t.contains('['));
+                let declaring = match option.name.first() {
+                    Some(first) if first.is_extension => Some(root.as_str()),
+                    // A field of an options message: found in the message.
+                    _ => root.rsplit_once('.').map(|(message, _)| message),
+                };
+                !resolves_more && !bracketed && declaring.is_some_and(declared_alike)
+            })
+}
+
 /// Stores each resolved value in its option's model entry (the same span and name).
 pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::Resolved>) {
     if resolved.is_empty() {
         return;
     }
-    let mut by_key: std::collections::HashMap<_, _> = resolved.into_iter().collect();
+    let (keys, values): (Vec<_>, Vec<_>) = resolved.into_iter().unzip();
+    let mut values: Vec<Option<crate::model::ResolvedOption>> =
+        values.into_iter().map(Some).collect();
+    let mut by_key = resolved_index(&keys);
     each_options(file, &mut |options| {
         for entry in &options.entries {
-            if let Some(value) = by_key.remove(&(entry.span, entry.name.clone())) {
-                let _ = entry.resolved.set(Box::new(value));
+            if let Some(i) = by_key.remove(&(entry.span, entry.name.as_str())) {
+                if let Some(value) = values[i].take() {
+                    let _ = entry.resolved.set(Box::new(value));
+                }
             }
         }
     });
@@ -221,16 +265,26 @@ pub(in crate::link) fn keep_resolved(file: &File, resolved: Vec<custom_options::
 /// Whether [`keep_resolved`] would leave `file`'s entries as they are: each holds the value
 /// `resolved` gives it, or none when it gives none.
 pub(in crate::link) fn same_resolved(file: &File, resolved: &[custom_options::Resolved]) -> bool {
-    let mut by_key: std::collections::HashMap<_, _> =
-        resolved.iter().map(|(key, value)| (key, value)).collect();
+    let mut by_key = resolved_index(resolved.iter().map(|(key, _)| key));
     let mut same = true;
     each_options(file, &mut |options| {
         for entry in &options.entries {
-            let new = by_key.remove(&(entry.span, entry.name.clone()));
-            same &= new == entry.resolved.get().map(Box::as_ref);
+            let new = by_key.remove(&(entry.span, entry.name.as_str()));
+            same &= new.map(|i| &resolved[i].1) == entry.resolved.get().map(Box::as_ref);
         }
     });
     same
+}
+
+/// The index of each resolved value by its option's span and name, as an entry of the
+/// model is looked up (no name copied per entry); where a key comes twice, the last stays.
+fn resolved_index<'k>(
+    keys: impl IntoIterator<Item = &'k (Span, String)>,
+) -> HashMap<(Span, &'k str), usize, ahash::RandomState> {
+    keys.into_iter()
+        .enumerate()
+        .map(|(i, (span, name))| ((*span, name.as_str()), i))
+        .collect()
 }
 
 /// A copy of `file` with no option value resolved, for [`keep_resolved`] to fill.
@@ -274,7 +328,7 @@ pub(in crate::link) fn unresolved_copy(file: &File) -> File {
 }
 
 /// Every option list of `file` that [`keep_resolved`] fills.
-fn each_options(file: &File, visit: &mut dyn FnMut(&crate::model::Options)) {
+fn each_options<'f>(file: &'f File, visit: &mut dyn FnMut(&'f crate::model::Options)) {
     visit(&file.options);
     for message in file.all_messages() {
         visit(&message.options);
@@ -1046,5 +1100,7 @@ mod builtin_option_tests;
 mod custom_option_tests;
 #[cfg(test)]
 mod extension_declaration_tests;
+#[cfg(test)]
+mod replayed_option_tests;
 #[cfg(test)]
 mod tests;

@@ -6,9 +6,11 @@
 //! `custom_options`, which checks the parts after it and the values once every file's types
 //! are known.
 
+use std::collections::HashMap;
+
 use super::option_values;
 use crate::link::resolve::Resolver;
-use crate::link::symbols::{join, SymKind, Symbols};
+use crate::link::symbols::{join, Sym, SymKind, Symbols};
 use crate::syntax::ast::{self, EnumItem, MessageItem, OptionDecl, OptionNamePart, TopItem};
 use crate::syntax::Span;
 
@@ -136,6 +138,8 @@ pub(in crate::link) fn check(
         resolver,
         errors: Vec::new(),
         custom: Vec::new(),
+        names: HashMap::default(),
+        extendees: HashMap::default(),
     };
     let file_options = file.items.iter().filter_map(|item| match item {
         TopItem::Option(o) => Some(o),
@@ -166,7 +170,15 @@ struct Walk<'a> {
     resolver: &'a Resolver<'a>,
     errors: Errors,
     custom: Vec<ElementOptions>,
+    /// What each extension name written in parentheses resolved to, by the name as written
+    /// and then by a scope of its walk (see [`Walk::resolve_extension`]).
+    names: Memo<Memo<Option<(String, Sym)>>>,
+    /// The extendee of each extension an option named, by the extension's full name.
+    extendees: Memo<Option<Option<(String, SymKind)>>>,
 }
+
+/// A file's answers by name: googleapis writes a few option names thousands of times.
+type Memo<T> = HashMap<String, T, ahash::RandomState>;
 
 /// The scope protoc looks option names up from: it drops the last component of the
 /// element's name first (`DescriptorBuilder::LookupSymbol`), so a message's options resolve
@@ -241,7 +253,7 @@ impl Walk<'_> {
     /// `Option field "(b)" is not a field or extension of message "FileOptions".`
     /// When the name is right: the extension's full name, if known.
     fn extension_problem(
-        &self,
+        &mut self,
         part: &OptionNamePart,
         target: OptionsMessage,
         scope: &str,
@@ -251,23 +263,21 @@ impl Walk<'_> {
         }
         let written = part.name.as_str();
         let options_message = target.name();
-        let Some((full, _)) = self
-            .resolver
-            .resolve_any(written, scope)
+        let Some(full) = self
+            .resolve_extension(written, scope, target)
             .filter(|(_, sym)| sym.kind == SymKind::Field)
+            .map(|(full, _)| full)
         else {
             return Err(format!(
                 "option `({})` is unknown: no extension of that name is visible here (declare it, or import the file that declares it)",
                 written.trim_start_matches('.')
             ));
         };
-        let extension = self.resolver.extendee_of(&full);
+        let extension = self.extendee_of(&full);
         let is_extension = extension.is_some();
         let extendee = extension.flatten();
-        if let Some((_, SymKind::Message)) = extendee.as_ref() {
-            if extendee.as_ref().map(|(n, _)| n.as_str())
-                == Some(format!("google.protobuf.{options_message}").as_str())
-            {
+        if let Some((name, SymKind::Message)) = &extendee {
+            if name.strip_prefix("google.protobuf.") == Some(options_message) {
                 return Ok(Some(full));
             }
         }
@@ -281,6 +291,87 @@ impl Walk<'_> {
             "option `({})`: `{full}` is not an extension of `google.protobuf.{options_message}` ({what})",
             written.trim_start_matches('.')
         ))
+    }
+
+    /// `Resolver::resolve_any(written, scope)`, with the walk shared between the options of
+    /// a file. Why that is the same answer, with the same lookups recorded for replay: the
+    /// walk from a scope probes `scope.first` and, when that decides nothing, continues
+    /// exactly as the walk from the parent scope does; every probe goes through the same
+    /// resolver (one file, one build), so a scope's walk always ends the same way. A scope
+    /// walked before is therefore answered from the memo, and the probes it skips were
+    /// recorded the first time (the recorder keeps one answer per probe: a repeat adds
+    /// nothing). A field's or enum value's own name starts only its own walk: it is probed,
+    /// not kept.
+    fn resolve_extension(
+        &mut self,
+        written: &str,
+        scope: &str,
+        target: OptionsMessage,
+    ) -> Option<(String, Sym)> {
+        if let Some(full) = written.strip_prefix('.') {
+            return self
+                .resolver
+                .lookup_for_options(full)
+                .map(|sym| (full.to_string(), sym));
+        }
+        let first = written.split('.').next().unwrap_or(written);
+        let by_scope = self.names.get(written);
+        let own_scope_kept = !matches!(target, OptionsMessage::Field | OptionsMessage::EnumValue);
+        let mut walked: Vec<&str> = Vec::new();
+        let mut at = scope;
+        let found = loop {
+            if let Some(known) = by_scope.and_then(|memo| memo.get(at)) {
+                break known.clone();
+            }
+            if own_scope_kept || at.len() != scope.len() {
+                walked.push(at);
+            }
+            if let Some(found) = self.probe(at, first, written) {
+                break found;
+            }
+            if at.is_empty() {
+                break None;
+            }
+            at = at.rfind('.').map_or("", |i| &at[..i]);
+        };
+        if !walked.is_empty() {
+            let memo = self.names.entry(written.to_string()).or_default();
+            for at in walked {
+                memo.insert(at.to_string(), found.clone());
+            }
+        }
+        found
+    }
+
+    /// One step of the scope walk of `Resolver::resolve_any`: `Some` when the probe of
+    /// `scope.first` decides the answer, `None` to go on with the parent scope.
+    fn probe(&self, scope: &str, first: &str, written: &str) -> Option<Option<(String, Sym)>> {
+        let candidate = join(scope, first);
+        let sym = self.resolver.lookup_for_options(&candidate)?;
+        if first == written {
+            return Some(Some((candidate, sym)));
+        }
+        if !sym.kind.is_scope() {
+            return None;
+        }
+        // The first component names a scope: the rest must be found inside it.
+        let full = join(scope, written);
+        Some(
+            self.resolver
+                .lookup_for_options(&full)
+                .map(|sym| (full, sym)),
+        )
+    }
+
+    /// `Resolver::extendee_of`, asked once per extension of the file: the fact is recorded
+    /// the first time, and a repeat reads the same table.
+    fn extendee_of(&mut self, full: &str) -> Option<Option<(String, SymKind)>> {
+        if let Some(known) = self.extendees.get(full) {
+            return known.clone();
+        }
+        let extendee = self.resolver.extendee_of(full);
+        self.extendees.insert(full.to_string(), extendee.clone());
+        extendee
     }
 
     fn message(&mut self, decl: &ast::MessageDecl, scope: &str) {
@@ -317,6 +408,9 @@ impl Walk<'_> {
     }
 
     fn field(&mut self, field: &ast::FieldDecl, scope: &str) {
+        if field.options.is_empty() && field.group_body.is_none() {
+            return; // most fields: no name to build
+        }
         let name = join(scope, &field.name.text);
         self.options(&field.options, OptionsMessage::Field, &name);
         if let Some(body) = &field.group_body {
@@ -340,6 +434,7 @@ impl Walk<'_> {
         for item in &decl.body {
             match item {
                 EnumItem::Option(_) => {}
+                EnumItem::Value(v) if v.options.is_empty() => {}
                 // Enum values are siblings of their enum.
                 EnumItem::Value(v) => self.options(
                     &v.options,

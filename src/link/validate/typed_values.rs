@@ -10,17 +10,17 @@ use super::message_literals::Literals;
 use crate::model::{Field, FieldType, Message, OptionValue, TypedValue};
 use crate::syntax::literal::{LiteralName, LiteralValue, MessageLiteral};
 
-/// The value of an option that sets `field`.
+/// The value of an option that sets `field` (`literal`: a message literal value parsed).
 pub(super) fn option_value<'a>(
     value: &OptionValue,
+    literal: Option<&MessageLiteral>,
     field: &'a Field,
     literals: &Literals<'a>,
 ) -> Option<TypedValue> {
     match value {
-        OptionValue::Aggregate(text) => {
+        OptionValue::Aggregate(_) => {
             let message = literals.types.message_of(field)?;
-            let literal = crate::parse::literal::parse_literal(text, 0).ok()?;
-            message_value(message, &literal, literals)
+            message_value(message, literal?, literals)
         }
         scalar => scalar_value(field, scalar, literals),
     }
