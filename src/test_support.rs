@@ -23,6 +23,28 @@ pub(crate) fn build_test_schema(files: &[(&str, &str)]) -> crate::model::Schema 
     }
 }
 
+/// Builds in-memory `(path, text)` files, taking what `old` (an earlier build's reuse)
+/// allows, as a check's new side does.
+pub(crate) fn build_reusing_texts(
+    files: &[(&str, &str)],
+    old: Option<&crate::link::Reuse>,
+) -> Result<crate::link::BuildOutput, crate::link::BuildError> {
+    use crate::link::{build_parsed_reusing, NoImports, SourceFile};
+    use std::sync::Arc;
+    let files = files
+        .iter()
+        .map(|(path, text)| {
+            let source = SourceFile {
+                path: path.to_string(),
+                display_name: path.to_string(),
+                text: Arc::from(*text),
+            };
+            (source, Arc::new(crate::parse::parse(text)))
+        })
+        .collect();
+    build_parsed_reusing(files, &NoImports, old)
+}
+
 /// Runs one rule over two in-memory revisions and returns its full findings, in output order.
 pub(crate) fn rule_findings(
     rule: RuleId,

@@ -150,20 +150,9 @@ fn built_taking(
     crate::model::Schema,
     crate::model::Schema,
 ) {
-    use crate::link::{build_parsed_reusing, NoImports, Reuse, SourceFile};
+    use crate::link::Reuse;
     let build = |files: &[(&str, &str)], reuse: Option<&Reuse>| {
-        let files = files
-            .iter()
-            .map(|(path, text)| {
-                let source = SourceFile {
-                    path: path.to_string(),
-                    display_name: path.to_string(),
-                    text: std::sync::Arc::from(*text),
-                };
-                (source, std::sync::Arc::new(crate::parse::parse(text)))
-            })
-            .collect();
-        build_parsed_reusing(files, &NoImports, reuse).unwrap()
+        crate::test_support::build_reusing_texts(files, reuse).unwrap()
     };
     let old = build(old, None);
     let taking = build(new, Some(&old.reuse)).schema;

@@ -7,19 +7,7 @@ use crate::link::{build_parsed_reusing, BuildError, BuildOutput, NoImports, Sour
 use crate::parse;
 
 fn build(files: &[(&str, &str)], old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
-    let files = files
-        .iter()
-        .map(|(path, text)| {
-            let source = SourceFile {
-                path: path.to_string(),
-                display_name: path.to_string(),
-                text: Arc::from(*text),
-            };
-            let tree = Arc::new(parse::parse(text));
-            (source, tree)
-        })
-        .collect();
-    build_parsed_reusing(files, &NoImports, old)
+    crate::test_support::build_reusing_texts(files, old)
 }
 
 fn shared(old: &BuildOutput, new: &BuildOutput, path: &str) -> bool {

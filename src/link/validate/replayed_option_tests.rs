@@ -4,22 +4,10 @@
 
 use std::sync::Arc;
 
-use crate::link::{build_parsed_reusing, BuildError, BuildOutput, NoImports, SourceFile};
-use crate::parse;
+use crate::link::{BuildError, BuildOutput};
 
 fn build(files: &[(&str, &str)], old: Option<&BuildOutput>) -> Result<BuildOutput, BuildError> {
-    let files = files
-        .iter()
-        .map(|(path, text)| {
-            let source = SourceFile {
-                path: path.to_string(),
-                display_name: path.to_string(),
-                text: Arc::from(*text),
-            };
-            (source, Arc::new(parse::parse(text)))
-        })
-        .collect();
-    build_parsed_reusing(files, &NoImports, old.map(|o| &o.reuse))
+    crate::test_support::build_reusing_texts(files, old.map(|o| &o.reuse))
 }
 
 fn shown(error: &BuildError) -> Vec<String> {
