@@ -109,6 +109,10 @@ googleapis_trees() {
     find "$dir/googleapis" -type l -delete
     echo "$new_rev $old_rev" >"$stamp"
   fi
+  # The directory case leaves preview/ out by deleting it from both trees rather than by
+  # --exclude-path: buf 1.75.0 applies an input's exclude paths to the --against directory
+  # relative to the wrong root ("../new/preview: is outside the context directory").
+  rm -rf "$dir/googleapis/new/preview" "$dir/googleapis/old/preview"
 }
 
 # complete_commit REV OTHER: REV itself when every blob of its tree is present, else a commit
@@ -335,8 +339,8 @@ for c in "${cases[@]}"; do
   case $c in
     googleapis-dir)
       googleapis_trees
-      bench_case "$c" "$dir/googleapis/new" check . --against ../old "${skip[@]}" --format json \
-        -- breaking . --against ../old "${skip[@]}" --error-format json
+      bench_case "$c" "$dir/googleapis/new" check . --against ../old --format json \
+        -- breaking . --against ../old --error-format json
       ;;
     googleapis-git)
       googleapis_trees
