@@ -29,20 +29,28 @@ pub(crate) fn build_reusing_texts(
     files: &[(&str, &str)],
     old: Option<&crate::link::Reuse>,
 ) -> Result<crate::link::BuildOutput, crate::link::BuildError> {
-    use crate::link::{build_parsed_reusing, NoImports, SourceFile};
+    crate::link::build_parsed_reusing(parsed_files(files), &crate::link::NoImports, old)
+}
+
+/// In-memory `(path, text)` files with their syntax trees, as a build takes them.
+pub(crate) fn parsed_files(
+    files: &[(&str, &str)],
+) -> Vec<(
+    crate::link::SourceFile,
+    std::sync::Arc<crate::parse::ParsedFile>,
+)> {
     use std::sync::Arc;
-    let files = files
+    files
         .iter()
         .map(|(path, text)| {
-            let source = SourceFile {
+            let source = crate::link::SourceFile {
                 path: path.to_string(),
                 display_name: path.to_string(),
                 text: Arc::from(*text),
             };
             (source, Arc::new(crate::parse::parse(text)))
         })
-        .collect();
-    build_parsed_reusing(files, &NoImports, old)
+        .collect()
 }
 
 /// Runs one rule over two in-memory revisions and returns its full findings, in output order.

@@ -182,14 +182,7 @@ fn a_new_nearer_type_in_another_import_is_still_reported_when_the_new_side_takes
         ],
     );
     let rules = [RuleId::FieldSameType.meta()];
-    let findings = crate::engine::run_rules(&Diff::new(&old, &taking), &rules);
-    let at: Vec<_> = findings
-        .iter()
-        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
-        .collect();
-    assert_eq!(at, [Some("user.proto")], "{findings:?}");
-    let alone = crate::engine::run_rules(&Diff::new(&old, &fresh), &rules);
-    assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
+    reported_in_user_proto_as_alone((&old, &taking, &fresh), &rules);
 }
 
 /// A file the new side takes from the old build by replay (same text, every lookup the same)
@@ -213,14 +206,7 @@ fn a_shared_field_whose_enum_changed_in_an_import_is_still_judged() {
         "user.proto is taken by replay"
     );
     let rules = [RuleId::FieldSameDefault.meta()];
-    let findings = crate::engine::run_rules(&Diff::new(&old, &taking), &rules);
-    let at: Vec<_> = findings
-        .iter()
-        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
-        .collect();
-    assert_eq!(at, [Some("user.proto")], "{findings:?}");
-    let alone = crate::engine::run_rules(&Diff::new(&old, &fresh), &rules);
-    assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
+    reported_in_user_proto_as_alone((&old, &taking, &fresh), &rules);
 }
 
 /// The pairs of a file the new side took from the old build, and of its elements, are left
@@ -260,4 +246,24 @@ fn the_judged_lists_leave_out_elements_shared_by_both_models() {
     assert_eq!(diff.field_pairs().len(), 2);
     let everything = Diff::judging_everything(&old, &taking);
     assert_eq!(everything.judged().field_pairs().len(), 2);
+}
+
+/// `rules` report in `user.proto` between `old` and the new side that took models from it,
+/// exactly as between `old` and the new side built alone.
+fn reported_in_user_proto_as_alone(
+    (old, taking, fresh): (
+        &crate::model::Schema,
+        &crate::model::Schema,
+        &crate::model::Schema,
+    ),
+    rules: &[&'static crate::rules::RuleMeta],
+) {
+    let findings = crate::engine::run_rules(&Diff::new(old, taking), rules);
+    let at: Vec<_> = findings
+        .iter()
+        .map(|f| f.location.as_ref().map(|l| l.path.as_str()))
+        .collect();
+    assert_eq!(at, [Some("user.proto")], "{findings:?}");
+    let alone = crate::engine::run_rules(&Diff::new(old, fresh), rules);
+    assert_eq!(format!("{findings:?}"), format!("{alone:?}"));
 }

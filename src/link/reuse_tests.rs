@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::Reuse;
 use crate::link::{build_parsed_reusing, BuildError, BuildOutput, NoImports, SourceFile};
-use crate::parse;
+use crate::test_support::parsed_files;
 
 fn build(files: &[(&str, &str)], old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
     crate::test_support::build_reusing_texts(files, old)
@@ -125,19 +125,11 @@ impl crate::link::ImportResolver for Files {
 fn a_file_the_old_side_only_imported_is_validated_again() {
     const TWICE: &str = "syntax = \"proto3\";\npackage a;\n\
                          message Thing { int32 x = 1; int32 y = 1; }\n";
-    let parsed = |path: &str, text: &str| {
-        let source = SourceFile {
-            path: path.to_string(),
-            display_name: path.to_string(),
-            text: Arc::from(text),
-        };
-        (source, Arc::new(parse::parse(text)))
-    };
     let imports = Files(&[("types.proto", TWICE)]);
-    let old = build_parsed_reusing(vec![parsed("user.proto", USER)], &imports, None).unwrap();
+    let old = build_parsed_reusing(parsed_files(&[("user.proto", USER)]), &imports, None).unwrap();
     assert!(old.imports.files.contains_key("types.proto"));
     let Err(error) = build_parsed_reusing(
-        vec![parsed("user.proto", USER), parsed("types.proto", TWICE)],
+        parsed_files(&[("user.proto", USER), ("types.proto", TWICE)]),
         &NoImports,
         Some(&old.reuse),
     ) else {
@@ -158,22 +150,9 @@ fn a_file_the_old_side_only_imported_is_validated_again() {
 /// side, sharing the same files.
 #[test]
 fn a_side_prepared_before_the_old_build_finishes_as_a_build_after_it() {
-    let parsed = |(path, text): (&str, &str)| {
-        let source = SourceFile {
-            path: path.to_string(),
-            display_name: path.to_string(),
-            text: Arc::from(text),
-        };
-        (source, Arc::new(parse::parse(text)))
-    };
     let changed = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
                    message User { Thing t = 1; string name = 2; }\n";
-    let new_files = || {
-        vec![
-            parsed(("user.proto", changed)),
-            parsed(("types.proto", TYPES)),
-        ]
-    };
+    let new_files = || parsed_files(&[("user.proto", changed), ("types.proto", TYPES)]);
     let prepared = crate::link::prepare_parsed(new_files(), &NoImports).unwrap();
     let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
     let new = prepared.finish(Some(&old.reuse)).unwrap();
@@ -188,22 +167,9 @@ fn a_side_prepared_before_the_old_build_finishes_as_a_build_after_it() {
 /// same files from the old side, but keeps nothing for a later build.
 #[test]
 fn a_last_build_gives_the_same_schema_and_keeps_nothing_for_later() {
-    let parsed = |(path, text): (&str, &str)| {
-        let source = SourceFile {
-            path: path.to_string(),
-            display_name: path.to_string(),
-            text: Arc::from(text),
-        };
-        (source, Arc::new(parse::parse(text)))
-    };
     let changed = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
                    message User { Thing t = 1; map<string, Thing> m = 2; optional int32 n = 3; }\n";
-    let new_files = || {
-        vec![
-            parsed(("user.proto", changed)),
-            parsed(("types.proto", TYPES)),
-        ]
-    };
+    let new_files = || parsed_files(&[("user.proto", changed), ("types.proto", TYPES)]);
     let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
     let prepared = crate::link::prepare_parsed(new_files(), &NoImports).unwrap();
     let last = prepared.finish_last(Some(&old.reuse)).unwrap();
