@@ -23,25 +23,31 @@ use crate::syntax::literal::MessageLiteral;
 
 type Errors = Vec<(Span, String)>;
 
+/// The maps here are keyed by full names of the build, hashed millions of times on a large
+/// tree, and never iterated: ahash instead of SipHash. A fixed-key hasher for the maps made
+/// per option (`Set`): seeding a random state for each cost more than the lookups.
+type Map<K, V> = HashMap<K, V, ahash::RandomState>;
+type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
+
 /// The messages, enums and extensions of every file of the build, by full name. Looked up
 /// with [`Types::message`], [`Types::enumeration`] and [`Types::extension`], which fall back
 /// to the bundled descriptor.proto (the types of the built-in options) for what the build
 /// does not declare itself.
 pub(in crate::link) struct Types<'a> {
-    pub messages: HashMap<&'a str, &'a Message>,
-    pub enums: HashMap<&'a str, &'a Enum>,
-    pub extensions: HashMap<&'a str, &'a Field>,
+    pub messages: Map<&'a str, &'a Message>,
+    pub enums: Map<&'a str, &'a Enum>,
+    pub extensions: Map<&'a str, &'a Field>,
     /// The messages declared by a bundled copy of a well-known file (see [`Types::is_bundled`]).
-    bundled: std::collections::HashSet<&'a str>,
+    bundled: std::collections::HashSet<&'a str, ahash::RandomState>,
 }
 
 impl<'a> Types<'a> {
     /// The types of `files`.
     pub(in crate::link) fn of(files: impl Iterator<Item = &'a File>) -> Self {
         let mut types = Types {
-            messages: HashMap::new(),
-            enums: HashMap::new(),
-            extensions: HashMap::new(),
+            messages: Map::default(),
+            enums: Map::default(),
+            extensions: Map::default(),
             bundled: Default::default(),
         };
         types.add(files);
@@ -150,7 +156,7 @@ impl<'a> Types<'a> {
 /// options message option by option and refuses a non-repeated field set twice.
 #[derive(Default, Debug)]
 pub(super) struct Set {
-    pub fields: HashMap<String, Set>,
+    pub fields: FixedMap<String, Set>,
 }
 
 /// An option's resolved value, by the span and canonical name of its declaration (which

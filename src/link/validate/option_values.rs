@@ -34,9 +34,9 @@ type Table = HashMap<String, HashMap<String, DescriptorField>>;
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let text = crate::link::wkt::bundled("google/protobuf/descriptor.proto")
+        // The parse every build that imports descriptor.proto shares, not a second one.
+        let (_, parsed) = crate::link::wkt::bundled_parsed("google/protobuf/descriptor.proto")
             .expect("descriptor.proto is bundled");
-        let parsed = crate::parse::parse(text);
         let mut enums = HashMap::new();
         let mut messages: Vec<(String, Fields)> = Vec::new();
         collect(
