@@ -118,7 +118,6 @@ pub fn check_with(opts: &CheckOptions, loader: &engine::Loader) -> Result<Outcom
 
 fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result<Outcome, Error> {
     let started = std::time::Instant::now();
-    crate::link::warm_up_well_known_types();
     let mut warnings: Vec<Report> = Vec::new();
     let (new, old) = source::open_sides(&opts.request(), &mut warnings)?;
     let resolved = config::resolve(
