@@ -120,6 +120,7 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
     let started = std::time::Instant::now();
     let mut warnings: Vec<Report> = Vec::new();
     let (new, old) = source::open_sides(&opts.request(), &mut warnings)?;
+    engine::threads::choose(known_size(&new, &old));
     let resolved = config::resolve(
         (opts.config.as_deref(), opts.against_config.as_deref()),
         &*new.root,
@@ -206,6 +207,16 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         changes,
         spent,
     })
+}
+
+/// How many files a check reads, when that is known before anything is read: the new side
+/// is the index (the pre-commit hook), and no include root adds imports. The old side (a
+/// commit) is not counted: it differs from the index by what is staged.
+fn known_size(new: &Snapshot, old: &Snapshot) -> Option<usize> {
+    if !new.includes.is_empty() || !old.includes.is_empty() {
+        return None;
+    }
+    new.root.proto_count()
 }
 
 /// The categories all of whose rules (under each selection's config version) were selected

@@ -333,6 +333,11 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
+    if !args.history {
+        // A tiny check (a pre-commit hook of a few files) runs on this thread alone; the
+        // history walk after a check would then too, so not with --history.
+        protocompat::engine::threads::allow_one_thread();
+    }
     if args.fix {
         if let Err(code) = fix::refuse_unless_on_disk(&options) {
             return code;

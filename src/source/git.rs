@@ -538,4 +538,13 @@ impl Tree for IndexTree {
     fn blob_id(&self, path: &str) -> Option<Oid> {
         self.entries.get(path).copied()
     }
+
+    fn proto_count(&self) -> Option<usize> {
+        let staged = self
+            .entries
+            .keys()
+            .filter(|p| p.ends_with(".proto"))
+            .count();
+        Some(staged + self.conflicted.len())
+    }
 }
