@@ -13,7 +13,7 @@ mod text;
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
 pub use image::{image_warning, is_image, positions_warning, ImageTree};
-pub use open::{git_dir, open_sides, shown, NewSide, Request, Snapshot};
+pub use open::{open_sides, shown, NewSide, Request, Snapshot};
 pub use text::{IndexedText, SourceText};
 
 use std::sync::Arc;
