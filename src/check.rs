@@ -51,6 +51,10 @@ pub struct CheckOptions {
     /// output as building everything (see `engine::narrow`). Ignored with
     /// [`CheckOptions::list_changes`], and when `PROTOCOMPAT_FULL_BUILD` is set.
     pub narrow: bool,
+    /// The repository ROOT is in, when the caller has opened it already (the command line,
+    /// to tell an unborn HEAD): found from ROOT as `git` finds it, so the check need not
+    /// open it again. Ignored with [`CheckOptions::git_dir`].
+    pub repo: Option<source::Repo>,
 }
 
 impl CheckOptions {
@@ -62,6 +66,7 @@ impl CheckOptions {
             merge_base: self.merge_base,
             git_dir: self.git_dir.as_deref(),
             includes: &self.includes,
+            repo: self.repo.as_ref(),
         }
     }
 
@@ -118,9 +123,9 @@ pub fn check_with(opts: &CheckOptions, loader: &engine::Loader) -> Result<Outcom
 
 fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result<Outcome, Error> {
     let started = std::time::Instant::now();
-    crate::link::warm_up_well_known_types();
     let mut warnings: Vec<Report> = Vec::new();
-    let (new, old) = source::open_sides(&opts.request(), &mut warnings)?;
+    let (new, old, git_dir) = source::open_sides(&opts.request(), &mut warnings)?;
+    engine::threads::choose(known_size(&new, &old));
     let resolved = config::resolve(
         (opts.config.as_deref(), opts.against_config.as_deref()),
         &*new.root,
@@ -156,7 +161,7 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
     let mut changes = Vec::new();
     let mut spent = Vec::new();
     let narrowing = (opts.narrow && !opts.list_changes)
-        .then(|| source::git_dir(&opts.request()))
+        .then_some(git_dir)
         .flatten()
         .and_then(engine::Narrowing::open);
     for (new_module, old_module) in pairs {
@@ -207,6 +212,16 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         changes,
         spent,
     })
+}
+
+/// How many files a check reads, when that is known before anything is read: the new side
+/// is the index (the pre-commit hook), and no include root adds imports. The old side (a
+/// commit) is not counted: it differs from the index by what is staged.
+fn known_size(new: &Snapshot, old: &Snapshot) -> Option<usize> {
+    if !new.includes.is_empty() || !old.includes.is_empty() {
+        return None;
+    }
+    new.root.proto_count()
 }
 
 /// The categories all of whose rules (under each selection's config version) were selected

@@ -174,6 +174,7 @@ impl SourceArgs {
             // Same output as the full build (`engine::narrow`); PROTOCOMPAT_FULL_BUILD=1
             // turns it off.
             narrow: true,
+            repo: None,
         }
     }
 }
@@ -208,7 +209,12 @@ pub fn prepare(
             return Err(ExitCode::from(2));
         }
     };
-    if against == "HEAD" && source.git_dir.is_none() && head_is_unborn(&source.root) {
+    // The repository the check reads is found here already, to tell an unborn HEAD: the
+    // check takes it rather than opening it again.
+    let repo = (against == "HEAD" && source.git_dir.is_none())
+        .then(|| protocompat::source::Repo::discover(&source.root).ok())
+        .flatten();
+    if repo.as_ref().is_some_and(|repo| repo.head_is_unborn()) {
         // The first commit of a repository (the pre-commit hook's --against HEAD): there is
         // no earlier schema that it could break.
         eprintln!("protocompat: HEAD has no commit yet: nothing to compare with");
@@ -228,7 +234,8 @@ pub fn prepare(
         new_prefix.clone()
     };
     let direction = DirectionFilter::from(source.direction);
-    let options = source.into_options(against.clone(), rev);
+    let mut options = source.into_options(against.clone(), rev);
+    options.repo = repo;
     Ok(Prepared {
         options,
         against,
@@ -280,13 +287,6 @@ pub fn parse_buf_format(value: &str) -> Result<BufFormat, String> {
     })
 }
 
-/// Whether ROOT is in a git repository whose current branch has no commit yet.
-fn head_is_unborn(root: &std::path::Path) -> bool {
-    git2::Repository::discover(root)
-        .and_then(|repo| repo.head().map(|_| ()))
-        .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
-}
-
 /// The old side and the new side's revision, from the flags or, with --pre-push, from the
 /// refs pre-commit passes. None: nothing to compare (a pre-push without a previous revision).
 fn resolve_sides(args: &CheckArgs) -> Option<(String, Option<String>)> {
@@ -333,6 +333,11 @@ pub fn run_as(args: CheckArgs, buf: Option<BufFormat>) -> ExitCode {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
+    if !args.history {
+        // A tiny check (a pre-commit hook of a few files) runs on this thread alone; the
+        // history walk after a check would then too, so not with --history.
+        protocompat::engine::threads::allow_one_thread();
+    }
     if args.fix {
         if let Err(code) = fix::refuse_unless_on_disk(&options) {
             return code;

@@ -12,6 +12,7 @@ mod load;
 mod modules;
 pub mod narrow;
 mod sides;
+pub mod threads;
 pub mod timing;
 
 pub use cache::CacheStats;

@@ -585,6 +585,13 @@ fn by_level(units: Vec<Unit>) -> (Vec<Vec<(usize, Unit)>>, Vec<usize>) {
 /// checks of lower levels would then see the bundled type where the whole build's types
 /// have that file's.
 fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
+    // Every name of descriptor.proto starts with `google.protobuf.`, and the table holds the
+    // scope of each name it holds (package prefixes, then each message around a nested
+    // name: `collect_symbols`). Without `google.protobuf` no file declares one of them, and
+    // the lowered descriptor.proto (most of a one-file build) is not needed to tell.
+    if !symbols.map.contains_key(super::wkt::DESCRIPTOR_PACKAGE) {
+        return false;
+    }
     let builtin = super::wkt::descriptor_model();
     let names = builtin
         .all_messages()
@@ -605,4 +612,54 @@ fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
     names
         .filter_map(|name| symbols.map.get(name))
         .any(|sym| level_of.get(sym.file).is_some_and(|&level| level > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{collect_symbols, file_package, replaces_builtin_types, Symbols};
+
+    /// The symbols of `texts`, one file each, in order.
+    fn symbols_of(texts: &[&str]) -> Symbols {
+        let mut symbols = Symbols::default();
+        let mut errors = Vec::new();
+        for (index, text) in texts.iter().enumerate() {
+            let parsed = crate::parse::parse(text);
+            symbols.paths.push(format!("f{index}.proto"));
+            symbols.packages.push(file_package(&parsed.ast).to_string());
+            collect_symbols(&parsed.ast, index, &mut symbols, &mut errors);
+        }
+        symbols
+    }
+
+    /// The shortcut (no `google.protobuf` in the table: no descriptor.proto name either)
+    /// answers as the lookup of every name would, whichever way the name is declared.
+    #[test]
+    fn a_file_declaring_a_descriptor_name_above_level_0_is_seen() {
+        let level_of = [0, 1];
+        let plain = "syntax = \"proto3\"; package acme.v1; message M { int32 a = 1; }";
+        let by_package = "syntax = \"proto2\"; package google.protobuf; message FileOptions {}";
+        let by_nesting =
+            "syntax = \"proto2\"; package google; message protobuf { message FeatureSet {} }";
+        let unrelated = "syntax = \"proto2\"; package google.protobuf; message NotInDescriptor {}";
+        assert!(!replaces_builtin_types(
+            &symbols_of(&[plain, plain]),
+            &level_of
+        ));
+        assert!(replaces_builtin_types(
+            &symbols_of(&[plain, by_package]),
+            &level_of
+        ));
+        assert!(replaces_builtin_types(
+            &symbols_of(&[plain, by_nesting]),
+            &level_of
+        ));
+        assert!(!replaces_builtin_types(
+            &symbols_of(&[by_package, plain]),
+            &level_of
+        ));
+        assert!(!replaces_builtin_types(
+            &symbols_of(&[plain, unrelated]),
+            &level_of
+        ));
+    }
 }

@@ -28,7 +28,6 @@ pub use lower::protoc_float;
 pub use reuse::Reuse;
 /// The text of a bundled well-known type, by import path.
 pub use wkt::bundled as bundled_well_known_type;
-pub use wkt::warm_up as warm_up_well_known_types;
 /// The import paths resolved from the well-known types bundled in the binary.
 pub use wkt::BUNDLED as BUNDLED_WELL_KNOWN_TYPES;
 

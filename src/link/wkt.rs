@@ -70,6 +70,9 @@ pub(super) fn is_bundled_copy(path: &str, text: &Arc<str>) -> bool {
     bundled_parsed(path).is_some_and(|(bundled, _)| Arc::ptr_eq(&bundled, text))
 }
 
+/// The package of descriptor.proto: every name it declares starts with it.
+pub(super) const DESCRIPTOR_PACKAGE: &str = "google.protobuf";
+
 /// Every bundled path, in the order of [`bundled`].
 pub const BUNDLED: &[&str] = &[
     "google/protobuf/any.proto",
@@ -88,16 +91,6 @@ pub const BUNDLED: &[&str] = &[
     "google/protobuf/go_features.proto",
     "google/protobuf/compiler/plugin.proto",
 ];
-
-/// Starts lowering the bundled descriptor.proto on another thread, so that a build that
-/// needs it (every one with a custom or built-in option to type) finds it done: on a
-/// one-file hook run it is a third of the work, and the other core is otherwise idle while
-/// the sources are opened and read.
-pub fn warm_up() {
-    rayon::spawn(|| {
-        descriptor_model();
-    });
-}
 
 /// The bundled descriptor.proto lowered into the model, once per process: the types of the
 /// built-in options (`FileOptions`, `FeatureSet`, `ExtensionRangeOptions.Declaration`, ...)

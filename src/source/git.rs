@@ -20,6 +20,15 @@ pub struct Repo {
     workdir: Option<PathBuf>,
 }
 
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo")
+            .field("git_dir", &self.handles.git_dir)
+            .field("workdir", &self.workdir)
+            .finish()
+    }
+}
+
 /// Open handles on one repository. git2's `Repository` is `Send` but not `Sync`, so each
 /// reader takes a handle of its own (an idle one, else one newly opened on the same git
 /// directory) and gives it back when done: blob reads on both cores run side by side
@@ -125,6 +134,13 @@ impl Repo {
     /// A handle on the repository for this reader alone.
     fn lock(&self) -> Handle<'_> {
         self.handles.take()
+    }
+
+    /// Whether HEAD names a branch with no commit yet (`git init`, nothing committed).
+    pub fn head_is_unborn(&self) -> bool {
+        let repo = self.lock();
+        let unborn = matches!(repo.head(), Err(e) if e.code() == ErrorCode::UnbornBranch);
+        unborn
     }
 
     /// The git directory (`.git`, or the bare repository itself).
@@ -537,5 +553,14 @@ impl Tree for IndexTree {
 
     fn blob_id(&self, path: &str) -> Option<Oid> {
         self.entries.get(path).copied()
+    }
+
+    fn proto_count(&self) -> Option<usize> {
+        let staged = self
+            .entries
+            .keys()
+            .filter(|p| p.ends_with(".proto"))
+            .count();
+        Some(staged + self.conflicted.len())
     }
 }

@@ -13,7 +13,7 @@ mod text;
 pub use fs::FsTree;
 pub use git::{GitTree, IndexTree, Repo};
 pub use image::{image_warning, is_image, positions_warning, ImageTree};
-pub use open::{git_dir, open_sides, shown, NewSide, Request, Snapshot};
+pub use open::{open_sides, shown, NewSide, Request, Snapshot};
 pub use text::{IndexedText, SourceText};
 
 use std::sync::Arc;
@@ -62,6 +62,11 @@ pub trait Tree: Send + Sync {
     fn original_span(&self, _path: &str, _start: (u32, u32), _end: (u32, u32)) -> Option<[u32; 4]> {
         None
     }
+    /// How many `.proto` files the tree holds, when it knows without listing them (the
+    /// index): how large a check of it can be, before anything is read.
+    fn proto_count(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A tree whose paths diagnostics show from the working directory: `prefix` is where its
@@ -106,6 +111,9 @@ impl Tree for Shown {
     }
     fn original_span(&self, path: &str, start: (u32, u32), end: (u32, u32)) -> Option<[u32; 4]> {
         self.inner.original_span(path, start, end)
+    }
+    fn proto_count(&self) -> Option<usize> {
+        self.inner.proto_count()
     }
 }
 

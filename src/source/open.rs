@@ -36,6 +36,8 @@ pub struct Request<'a> {
     pub git_dir: Option<&'a Path>,
     /// Include roots for imports, read from the same revision as each side.
     pub includes: &'a [PathBuf],
+    /// The repository found from `root`, if the caller opened it already.
+    pub repo: Option<&'a Repo>,
 }
 
 impl Request<'_> {
@@ -68,23 +70,13 @@ impl Snapshot {
     }
 }
 
-/// The git directory both sides are read from, when both are revisions or the index (a
-/// directory or an image on either side has no blob ids to key a cache by).
-pub fn git_dir(opts: &Request) -> Option<PathBuf> {
-    let on_disk = opts.against_is_dir() || opts.against_is_image() || opts.root_is_image();
-    if on_disk {
-        return None;
-    }
-    open_repo(opts)
-        .ok()
-        .map(|repo| repo.git_dir().to_path_buf())
-}
-
-/// Opens both sides of a comparison: (new, old).
+/// Opens both sides of a comparison: (new, old, and the git directory both are read from
+/// when both are revisions or the index: a directory or an image on either side has no
+/// blob ids to key a cache by).
 pub fn open_sides(
     opts: &Request,
     warnings: &mut Vec<Report>,
-) -> Result<(Snapshot, Snapshot), Report> {
+) -> Result<(Snapshot, Snapshot, Option<PathBuf>), Report> {
     let against_dir = Path::new(opts.against);
     let against_is_dir = opts.against_is_dir();
     let against_is_image = opts.against_is_image();
@@ -94,6 +86,11 @@ pub fn open_sides(
     } else {
         None
     };
+    let on_disk = against_is_dir || against_is_image || opts.root_is_image();
+    let git_dir = repo
+        .as_ref()
+        .filter(|_| !on_disk)
+        .map(|repo| repo.git_dir().to_path_buf());
     let new = match (opts.new_side, &repo) {
         (NewSide::Worktree, _) if opts.root_is_image() => {
             image_side(opts.root, &opts.root.display().to_string(), warnings)?
@@ -136,7 +133,7 @@ pub fn open_sides(
         }
         _ => dir_side(opts, against_dir)?,
     };
-    Ok((new, old))
+    Ok((new, old, git_dir))
 }
 
 /// The old side when ROOT was created after the `--against` revision (the first commit of a
@@ -160,6 +157,9 @@ fn unreachable_side() -> Result<Snapshot, Report> {
 }
 
 fn open_repo(opts: &Request) -> Result<Repo, Report> {
+    if let (Some(repo), None) = (opts.repo, opts.git_dir) {
+        return Ok(repo.clone());
+    }
     if let Some(git_dir) = opts.git_dir {
         return Repo::open(git_dir).map_err(|e| {
             miette!(
