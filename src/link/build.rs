@@ -303,9 +303,11 @@ fn lower_prepared(
                     .and_then(|r| r.finish(&symbols, import_lite[index].clone()))
                     .map(Arc::new);
                 let custom = Arc::new(custom);
+                // Only a build that gives a `Reuse` keeps each file's custom options: in
+                // the last build they go once checked (most at this level).
                 let kept = Kept {
                     trace,
-                    custom: Some(custom.clone()),
+                    custom: keep.then(|| custom.clone()),
                 };
                 (index, Arc::new(file), errors, unit.source, custom, kept)
             })
