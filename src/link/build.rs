@@ -323,7 +323,7 @@ fn lower_prepared(
             let typed_alike = replayed && {
                 let declared_alike = |name: &str| {
                     let by_closure = |sym: &super::symbols::Sym| {
-                        reused[sym.file].as_ref().is_some_and(|t| !t.replayed)
+                        reused[sym.file()].as_ref().is_some_and(|t| !t.replayed)
                     };
                     symbols.map.get(name).is_some_and(by_closure)
                 };
@@ -606,5 +606,5 @@ fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
         );
     names
         .filter_map(|name| symbols.map.get(name))
-        .any(|sym| level_of.get(sym.file).is_some_and(|&level| level > 0))
+        .any(|sym| level_of.get(sym.file()).is_some_and(|&level| level > 0))
 }

@@ -497,10 +497,10 @@ pub(in crate::link) fn resolve_in_scope(
     let mut scope = scope;
     loop {
         let candidate = join(scope, first);
-        if let Some(sym) = symbols.map.get(&candidate) {
+        if let Some(sym) = symbols.map.get(candidate.as_str()) {
             if sym.kind.is_scope() {
                 let full = join(scope, written);
-                return symbols.map.get(&full).map(|s| (full, s.kind));
+                return symbols.map.get(full.as_str()).map(|s| (full, s.kind));
             }
         }
         if scope.is_empty() {
