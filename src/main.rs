@@ -19,6 +19,8 @@ mod cli;
 
 /// mimalloc rather than the system allocator: a check allocates millions of small strings
 /// and vectors (the model of every file), and glibc's malloc and free were a fifth of its CPU.
+/// (Not with the `system-alloc` feature, which heap profilers need.)
+#[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -303,9 +303,11 @@ fn lower_prepared(
                     .and_then(|r| r.finish(&symbols, import_lite[index].clone()))
                     .map(Arc::new);
                 let custom = Arc::new(custom);
+                // Only a build that gives a `Reuse` keeps each file's custom options: in
+                // the last build they go once checked (most at this level).
                 let kept = Kept {
                     trace,
-                    custom: Some(custom.clone()),
+                    custom: keep.then(|| custom.clone()),
                 };
                 (index, Arc::new(file), errors, unit.source, custom, kept)
             })
@@ -321,7 +323,7 @@ fn lower_prepared(
             let typed_alike = replayed && {
                 let declared_alike = |name: &str| {
                     let by_closure = |sym: &super::symbols::Sym| {
-                        reused[sym.file].as_ref().is_some_and(|t| !t.replayed)
+                        reused[sym.file()].as_ref().is_some_and(|t| !t.replayed)
                     };
                     symbols.map.get(name).is_some_and(by_closure)
                 };
@@ -611,7 +613,7 @@ fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
         );
     names
         .filter_map(|name| symbols.map.get(name))
-        .any(|sym| level_of.get(sym.file).is_some_and(|&level| level > 0))
+        .any(|sym| level_of.get(sym.file()).is_some_and(|&level| level > 0))
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ impl Fact {
                 symbols
                     .map
                     .get(name)
-                    .map(|sym| symbols.lite.get(sym.file).copied().unwrap_or(false)),
+                    .map(|sym| symbols.lite.get(sym.file()).copied().unwrap_or(false)),
             ),
             Fact::Extendee => FactValue::Extendee(symbols.extensions.get(name).map(|e| {
                 super::validate::option_names::resolve_in_scope(symbols, &e.extendee, &e.scope)

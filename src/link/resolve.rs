@@ -97,7 +97,7 @@ fn answer(found: Option<Sym>) -> Answer {
         Some(sym) if sym.kind == SymKind::Package => Answer::Package,
         Some(sym) => Answer::Found {
             kind: sym.kind,
-            file: sym.file,
+            file: sym.file(),
         },
     }
 }
@@ -228,14 +228,14 @@ impl Resolver<'_> {
                         if in_package(&self.symbols.packages[extra], full))
             }
             _ => {
-                sym.file == self.file
-                    || self.visible.files.contains(&sym.file)
-                    || reach == Reach::VisibleAnd(sym.file)
-                    || (reach == Reach::Options && self.visible.options_only.contains(&sym.file))
+                sym.file() == self.file
+                    || self.visible.files.contains(&sym.file())
+                    || reach == Reach::VisibleAnd(sym.file())
+                    || (reach == Reach::Options && self.visible.options_only.contains(&sym.file()))
             }
         };
         if !visible {
-            *hidden = Some(sym.file);
+            *hidden = Some(sym.file());
         }
         visible.then_some(*sym)
     }
@@ -415,7 +415,7 @@ impl Resolver<'_> {
     /// marked 'local' and cannot be accessed outside its own file`, or `It defaulted to local
     /// from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';`.
     fn exported(&self, full: &str, sym: Sym, span: Span, errors: &mut Errors) {
-        if sym.file == self.file {
+        if sym.file() == self.file {
             return;
         }
         let Some(why) = self.local_type(full) else {
@@ -428,7 +428,11 @@ impl Resolver<'_> {
                 format!("it is local under `default_symbol_visibility = {default}`; mark it `export`")
             }
         };
-        let path = self.symbols.paths.get(sym.file).map_or("?", String::as_str);
+        let path = self
+            .symbols
+            .paths
+            .get(sym.file())
+            .map_or("?", String::as_str);
         errors.push((
             span,
             format!("`{full}`, defined in \"{path}\", cannot be used outside its file: {reason}"),
@@ -444,7 +448,7 @@ impl Resolver<'_> {
         self.resolve_symbol(name, scope, Reach::Visible, &mut hidden);
         let file = hidden?;
         let (full, sym) = self.resolve_symbol(name, scope, Reach::VisibleAnd(file), &mut None)?;
-        (sym.file == file && matches!(sym.kind, SymKind::Message | SymKind::Enum))
+        (sym.file() == file && matches!(sym.kind, SymKind::Message | SymKind::Enum))
             .then_some((full, file))
     }
 

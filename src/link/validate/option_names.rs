@@ -138,6 +138,7 @@ pub(in crate::link) fn check(
         resolver,
         errors: Vec::new(),
         custom: Vec::new(),
+        scratch: Vec::new(),
         names: HashMap::default(),
         extendees: HashMap::default(),
     };
@@ -163,6 +164,7 @@ pub(in crate::link) fn check(
             TopItem::Package(_) | TopItem::Import(_) => {}
         }
     }
+    walk.custom.shrink_to_fit();
     (walk.errors, walk.custom)
 }
 
@@ -170,6 +172,8 @@ struct Walk<'a> {
     resolver: &'a Resolver<'a>,
     errors: Errors,
     custom: Vec<ElementOptions>,
+    /// The options of the element being walked, until moved into `custom`.
+    scratch: Vec<(OptionDecl, String)>,
     /// What each extension name written in parentheses resolved to, by the name as written
     /// and then by a scope of its walk (see [`Walk::resolve_extension`]).
     names: Memo<Memo<Option<(String, Sym)>>>,
@@ -200,16 +204,18 @@ impl Walk<'_> {
         scope: &str,
     ) {
         let scope = lookup_scope(scope, target);
-        let mut custom = Vec::new();
         for option in options {
             if let Some(extension) = self.option(option, target, scope) {
-                custom.push((option.clone(), extension));
+                self.scratch.push((option.clone(), extension));
             }
         }
-        if !custom.is_empty() {
+        if !self.scratch.is_empty() {
+            // Sized exactly (a vector grown one push at a time holds room for four): a
+            // build keeps these for every file, for a later build to check again.
+            let options = self.scratch.drain(..).collect();
             self.custom.push(ElementOptions {
                 scope: scope.to_string(),
-                options: custom,
+                options,
             });
         }
     }
@@ -491,10 +497,10 @@ pub(in crate::link) fn resolve_in_scope(
     let mut scope = scope;
     loop {
         let candidate = join(scope, first);
-        if let Some(sym) = symbols.map.get(&candidate) {
+        if let Some(sym) = symbols.map.get(candidate.as_str()) {
             if sym.kind.is_scope() {
                 let full = join(scope, written);
-                return symbols.map.get(&full).map(|s| (full, s.kind));
+                return symbols.map.get(full.as_str()).map(|s| (full, s.kind));
             }
         }
         if scope.is_empty() {
