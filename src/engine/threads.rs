@@ -5,7 +5,9 @@
 //! their spinning while they wait for jobs and the wake-ups cost more than the second core
 //! gives back (precommit10: 6.1 ms of CPU and 5.1 ms wall on the pool, 4.3 ms and 4.4 ms
 //! on one thread; from about 50 files on, the pool is faster). The output does not depend
-//! on the number of threads: every parallel step collects in order.
+//! on the number of threads: every parallel step collects in order. On one thread a job
+//! given to `rayon::spawn` runs only when the thread next waits inside rayon, or never:
+//! the only such job frees a symbol table (`link::build`), which the exit frees anyway.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -137,9 +137,7 @@ impl<'a> Types<'a> {
     /// The type of a field's value, as the value checks see it.
     pub(super) fn kind_of(&self, field: &Field) -> Kind {
         match field.ty {
-            FieldType::Message | FieldType::Group => {
-                Kind::Message(field.type_name.clone().unwrap_or_default())
-            }
+            FieldType::Message | FieldType::Group => Kind::Message,
             FieldType::Enum => {
                 let full = field.type_name.clone().unwrap_or_default();
                 let values = self.enumeration(&full).map_or(Vec::new(), |e| {

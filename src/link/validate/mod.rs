@@ -15,6 +15,9 @@ mod import_list;
 mod message_literals;
 mod naming_style;
 pub(super) mod option_names;
+mod option_types;
+#[cfg(test)]
+mod option_types_tests;
 mod option_values;
 mod options_twice;
 pub(super) mod proto3;

@@ -2,21 +2,14 @@
 //! them: a bool option takes `true` or `false`, a string option a quoted string, an integer
 //! option an integer within its type's range, an enum option one of its enum's value names,
 //! a message option a message literal. The types of the built-in options (and of the
-//! `features.*` fields) are read from the bundled descriptor.proto; a custom option is typed
-//! by its extension when that is a scalar (custom enum and message values, and the parts of
-//! a name after a custom option, are not checked yet).
+//! `features.*` fields) are those of the bundled descriptor.proto, listed in `option_types`
+//! (generated from it by a test, so that no check parses descriptor.proto for them); a custom
+//! option is typed by its extension when that is a scalar (custom enum and message values,
+//! and the parts of a name after a custom option, are not checked yet).
 
-use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
-
-use crate::syntax::ast::{self, MessageItem, OptionDecl, TopItem, TypeRef};
+use super::option_types::MESSAGES;
+use crate::syntax::ast::OptionDecl;
 use crate::syntax::{FieldType, OptionValue, Span};
-
-/// A field of a descriptor.proto message.
-#[derive(Debug)]
-struct DescriptorField {
-    kind: Kind,
-}
 
 /// The type of an option's value.
 #[derive(Debug)]
@@ -24,118 +17,43 @@ pub(super) enum Kind {
     Scalar(FieldType),
     /// An enum: full name and value names (empty when they are not known: any name passes).
     Enum(String, Vec<String>),
-    /// A message: full name (empty when not known).
-    Message(String),
+    /// A message.
+    Message,
 }
 
-/// The messages of descriptor.proto by full name, each with its fields by name.
-type Table = HashMap<String, HashMap<String, DescriptorField>>;
-
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        // The parse every build that imports descriptor.proto shares, not a second one.
-        let (_, parsed) = crate::link::wkt::bundled_parsed("google/protobuf/descriptor.proto")
-            .expect("descriptor.proto is bundled");
-        let mut enums = HashMap::new();
-        let mut messages: Vec<(String, Fields)> = Vec::new();
-        collect(
-            "google.protobuf",
-            &mut parsed.ast.items.iter().filter_map(|item| match item {
-                TopItem::Message(m) => Some(m),
-                _ => None,
-            }),
-            &mut enums,
-            &mut messages,
-        );
-        for item in &parsed.ast.items {
-            if let TopItem::Enum(e) = item {
-                enums.insert(format!("google.protobuf.{}", e.name.text), enum_values(e));
-            }
-        }
-        let names: HashSet<String> = messages.iter().map(|(name, _)| name.clone()).collect();
-        messages
-            .into_iter()
-            .map(|(scope, fields)| {
-                let typed = fields
-                    .into_iter()
-                    .map(|(name, ty)| {
-                        let kind = kind_of(&ty, &scope, &enums, &names);
-                        (name, DescriptorField { kind })
-                    })
-                    .collect();
-                (scope, typed)
-            })
-            .collect()
-    })
+/// The type of a field of a descriptor.proto message, as [`MESSAGES`] lists it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Typed {
+    Scalar(FieldType),
+    /// An enum: full name and value names.
+    Enum(&'static str, &'static [&'static str]),
+    /// A message: full name (empty when the name does not resolve in descriptor.proto).
+    Message(&'static str),
 }
 
-type Fields = Vec<(String, TypeRef)>;
-
-fn collect(
-    scope: &str,
-    decls: &mut dyn Iterator<Item = &ast::MessageDecl>,
-    enums: &mut HashMap<String, Vec<String>>,
-    messages: &mut Vec<(String, Fields)>,
-) {
-    for decl in decls {
-        let name = format!("{scope}.{}", decl.name.text);
-        let mut fields = Vec::new();
-        for item in &decl.body {
-            match item {
-                MessageItem::Field(f) => fields.push((f.name.text.to_string(), f.ty.clone())),
-                MessageItem::Enum(e) => {
-                    enums.insert(format!("{name}.{}", e.name.text), enum_values(e));
-                }
-                _ => {}
-            }
+impl Typed {
+    fn kind(self) -> Kind {
+        match self {
+            Typed::Scalar(scalar) => Kind::Scalar(scalar),
+            Typed::Enum(name, values) => Kind::Enum(
+                name.to_string(),
+                values.iter().map(|v| v.to_string()).collect(),
+            ),
+            Typed::Message(_) => Kind::Message,
         }
-        let mut nested = decl.body.iter().filter_map(|item| match item {
-            MessageItem::Message(m) => Some(m),
-            _ => None,
-        });
-        collect(&name, &mut nested, enums, messages);
-        messages.push((name, fields));
     }
 }
 
-fn enum_values(decl: &ast::EnumDecl) -> Vec<String> {
-    decl.body
-        .iter()
-        .filter_map(|item| match item {
-            ast::EnumItem::Value(v) => Some(v.name.text.to_string()),
-            _ => None,
-        })
-        .collect()
+/// The fields of the descriptor.proto message `full_name` (sorted by name).
+fn fields_of(full_name: &str) -> Option<&'static [(&'static str, Typed)]> {
+    let at = MESSAGES.binary_search_by(|(name, _)| (*name).cmp(full_name));
+    at.ok().map(|i| MESSAGES[i].1)
 }
 
-/// A field's type, its name resolved from the message's scope outwards.
-fn kind_of(
-    ty: &TypeRef,
-    scope: &str,
-    enums: &HashMap<String, Vec<String>>,
-    messages: &HashSet<String>,
-) -> Kind {
-    let TypeRef::Named(written) = ty else {
-        return match ty {
-            TypeRef::Scalar(scalar) => Kind::Scalar(*scalar),
-            _ => Kind::Message(String::new()),
-        };
-    };
-    let mut scope = scope;
-    loop {
-        let full = format!("{scope}.{written}");
-        if let Some(values) = enums.get(&full) {
-            return Kind::Enum(full, values.clone());
-        }
-        if messages.contains(&full) {
-            return Kind::Message(full);
-        }
-        match scope.rfind('.') {
-            Some(i) if scope[..i].starts_with("google.protobuf") => scope = &scope[..i],
-            _ => return Kind::Message(String::new()),
-        }
-    }
+/// The type of the field `name` among `fields` (sorted by name).
+fn field_of(fields: &[(&str, Typed)], name: &str) -> Option<Typed> {
+    let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
+    at.ok().map(|i| fields[i].1)
 }
 
 /// The problem with the value of a built-in option (`java_package`, `features.enum_type`)
@@ -152,17 +70,17 @@ pub(super) fn builtin_value_problem(
     if options_message == "FieldOptions" && matches!(first, "default" | "json_name") {
         return None; // not options: checked with the field
     }
-    let mut fields = table().get(&format!("google.protobuf.{options_message}"))?;
+    let mut fields = fields_of(&format!("google.protobuf.{options_message}"))?;
     let mut parts = option.name.iter().peekable();
     loop {
-        let field = fields.get(parts.next()?.name.as_str())?;
+        let field = field_of(fields, parts.next()?.name.as_str())?;
         if parts.peek().is_none() {
             let name = option.canonical_name();
-            return value_problem(&field.kind, &option.value, &name)
+            return value_problem(&field.kind(), &option.value, &name)
                 .map(|message| (option.value_span, message));
         }
-        match &field.kind {
-            Kind::Message(next) => fields = table().get(next)?,
+        match field {
+            Typed::Message(next) => fields = fields_of(next)?,
             _ => return None, // a part after a scalar: reported elsewhere
         }
     }
@@ -189,7 +107,7 @@ pub(super) fn value_problem(kind: &Kind, value: &OptionValue, name: &str) -> Opt
                 "option `{name}` is an enum (`{full}`): its value must be one of its value names"
             )),
         },
-        Kind::Message(_) => match value {
+        Kind::Message => match value {
             OptionValue::Aggregate(_) => None,
             _ => Some(format!(
                 "option `{name}` is a message: set it whole with `{name} = {{ ... }}`, or one field with `{name}.field = value`"
