@@ -2,15 +2,111 @@
 //! non-type names sharing their scopes), plus the facts about other files' types that
 //! lowering needs (closed enums, extension ranges).
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 /// The tables of a build are keyed by full names and read by every lookup of lowering and
 /// validation: hashed with ahash (SipHash dominated building and reading them).
 pub(super) type NameMap<V> = HashMap<String, V, ahash::RandomState>;
-/// The symbol table itself: a large build declares millions of names, and a `Box<str>` key
-/// beside an 8-byte [`Sym`] makes each slot 24 bytes instead of 40.
-pub(super) type SymbolMap = HashMap<Box<str>, Sym, ahash::RandomState>;
+/// The symbol table itself, by full name. A large build declares millions of names (and
+/// check holds one build's table while it fills the other's): each name is copied into
+/// large shared buffers instead of a string of its own, and a slot is 20 bytes (where a
+/// `HashMap<String, Sym>` took 40 and an allocation per name). Freeing it is a few frees.
+#[derive(Default)]
+pub(super) struct SymbolMap {
+    /// The names end to end; a chunk is never reallocated once written (a name longer
+    /// than [`SymbolMap::CHUNK`] gets a chunk of its own).
+    chunks: Vec<String>,
+    slots: hashbrown::HashTable<Slot>,
+    hasher: ahash::RandomState,
+}
+
+/// A name of [`SymbolMap`]: where it is in the chunks, and its symbol.
+#[derive(Clone, Copy)]
+struct Slot {
+    chunk: u32,
+    start: u32,
+    len: u32,
+    sym: Sym,
+}
+
+impl SymbolMap {
+    /// Bytes per chunk of names.
+    const CHUNK: usize = 1 << 20;
+
+    fn name(&self, slot: &Slot) -> &str {
+        let start = slot.start as usize;
+        &self.chunks[slot.chunk as usize][start..start + slot.len as usize]
+    }
+
+    fn hash(&self, name: &str) -> u64 {
+        self.hasher.hash_one(name)
+    }
+
+    /// The symbol named `name`.
+    pub(super) fn get(&self, name: &str) -> Option<&Sym> {
+        let slot = self
+            .slots
+            .find(self.hash(name), |slot| self.name(slot) == name)?;
+        Some(&slot.sym)
+    }
+
+    /// Room for `additional` more names without rehashing.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        let Self {
+            chunks,
+            slots,
+            hasher,
+        } = self;
+        slots.reserve(additional, |slot| {
+            let start = slot.start as usize;
+            hasher.hash_one(&chunks[slot.chunk as usize][start..start + slot.len as usize])
+        });
+    }
+
+    /// Adds `name` with `sym`, unless the table has it: then the symbol already there.
+    pub(super) fn insert_new(&mut self, name: &str, sym: Sym) -> Result<(), Sym> {
+        let hash = self.hash(name);
+        if let Some(slot) = self.slots.find(hash, |slot| self.name(slot) == name) {
+            return Err(slot.sym);
+        }
+        let (chunk, start) = self.store(name);
+        let slot = Slot {
+            chunk,
+            start,
+            len: u32::try_from(name.len()).expect("a name under 4 GiB"),
+            sym,
+        };
+        let Self {
+            chunks,
+            slots,
+            hasher,
+        } = self;
+        slots.insert_unique(hash, slot, |slot| {
+            let start = slot.start as usize;
+            hasher.hash_one(&chunks[slot.chunk as usize][start..start + slot.len as usize])
+        });
+        Ok(())
+    }
+
+    /// Copies `name` into the last chunk with room for it (a new one if none): its chunk
+    /// and offset.
+    fn store(&mut self, name: &str) -> (u32, u32) {
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|chunk| chunk.capacity() - chunk.len() >= name.len());
+        if !fits {
+            self.chunks
+                .push(String::with_capacity(name.len().max(Self::CHUNK)));
+        }
+        let index = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[index];
+        let start = chunk.len();
+        chunk.push_str(name);
+        let offset = |n: usize| u32::try_from(n).expect("fewer than 2^32 chunks and bytes");
+        (offset(index), offset(start))
+    }
+}
 pub(super) type NameSet = HashSet<String, ahash::RandomState>;
 
 use crate::model::{map_entry_name, OptionValue, Span};
@@ -224,11 +320,10 @@ pub(super) fn collect_symbols(
     let mut prefix = String::new();
     for part in package.split('.').filter(|p| !p.is_empty()) {
         prefix = join(&prefix, part);
-        let key: Box<str> = prefix.as_str().into();
-        symbols
+        // A package named again (by this file or another) keeps its first symbol.
+        let _ = symbols
             .map
-            .entry(key)
-            .or_insert(Sym::new(SymKind::Package, file));
+            .insert_new(&prefix, Sym::new(SymKind::Package, file));
     }
     record_closed_enums(ast, package, &mut symbols.closed_enums);
     let mut collector = Collector {
@@ -236,6 +331,7 @@ pub(super) fn collect_symbols(
         errors,
         file,
         default_visibility: default_visibility(ast),
+        name: String::new(),
     };
     for item in &ast.items {
         match item {
@@ -243,13 +339,9 @@ pub(super) fn collect_symbols(
             TopItem::Enum(e) => collector.enumeration(package, e, false),
             TopItem::Service(s) => {
                 let name = join(package, &s.name.text);
-                collector.add(name.clone(), SymKind::Service, s.name.span);
+                collector.add(&name, SymKind::Service, s.name.span);
                 for method in &s.methods {
-                    collector.add(
-                        join(&name, &method.name.text),
-                        SymKind::Value,
-                        method.name.span,
-                    );
+                    collector.add_in(&name, &method.name.text, SymKind::Value, method.name.span);
                 }
             }
             TopItem::Extend(e) => collector.extend(package, e),
@@ -301,37 +393,47 @@ struct Collector<'a> {
     errors: &'a mut Errors,
     file: usize,
     default_visibility: Option<&'static str>,
+    /// The buffer [`Collector::add_in`] builds full names in: the table copies each name,
+    /// so a field or enum value needs no string of its own.
+    name: String,
 }
 
 impl Collector<'_> {
-    /// Takes the name by value: it becomes the map key, so each symbol costs one allocation
-    /// and one hash (a large build declares millions of names).
-    fn add(&mut self, name: String, kind: SymKind, span: Span) {
-        let slot = match self.symbols.map.entry(name.into_boxed_str()) {
-            Entry::Vacant(slot) => slot,
-            Entry::Occupied(existing) => {
-                let (name, existing) = (existing.key(), existing.get());
-                if existing.kind != SymKind::Package || kind != SymKind::Package {
-                    let hint = if !kind.is_scope() || !existing.kind.is_scope() {
-                        " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
-                    } else {
-                        ""
-                    };
-                    self.errors.push((
-                        self.file,
-                        span,
-                        format!("`{name}` is already defined{hint}"),
-                    ));
-                }
-                return;
-            }
+    /// Records `name`, or reports it defined twice (a package may be declared again).
+    fn add(&mut self, name: &str, kind: SymKind, span: Span) {
+        let Err(existing) = self.symbols.map.insert_new(name, Sym::new(kind, self.file)) else {
+            return;
         };
-        slot.insert(Sym::new(kind, self.file));
+        if existing.kind != SymKind::Package || kind != SymKind::Package {
+            let hint = if !kind.is_scope() || !existing.kind.is_scope() {
+                " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
+            } else {
+                ""
+            };
+            self.errors.push((
+                self.file,
+                span,
+                format!("`{name}` is already defined{hint}"),
+            ));
+        }
     }
+    /// [`Collector::add`] of `scope.name`.
+    fn add_in(&mut self, scope: &str, name: &str, kind: SymKind, span: Span) {
+        let mut full = std::mem::take(&mut self.name);
+        full.clear();
+        if !scope.is_empty() {
+            full.push_str(scope);
+            full.push('.');
+        }
+        full.push_str(name);
+        self.add(&full, kind, span);
+        self.name = full;
+    }
+
     fn message(&mut self, scope: &str, decl: &ast::MessageDecl, nested: bool) {
         let name = join(scope, &decl.name.text);
         self.visibility(&name, decl.visibility, nested);
-        self.add(name.clone(), SymKind::Message, decl.name.span);
+        self.add(&name, SymKind::Message, decl.name.span);
         self.extension_ranges(&name, &decl.body);
         self.message_items(&name, &decl.body);
     }
@@ -378,10 +480,10 @@ impl Collector<'_> {
     fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl, nested: bool) {
         let name = join(scope, &decl.name.text);
         self.visibility(&name, decl.visibility, nested);
-        self.add(name, SymKind::Enum, decl.name.span);
+        self.add(&name, SymKind::Enum, decl.name.span);
         for item in &decl.body {
             if let EnumItem::Value(v) = item {
-                self.add(join(scope, &v.name.text), SymKind::Value, v.name.span);
+                self.add_in(scope, &v.name.text, SymKind::Value, v.name.span);
             }
         }
     }
@@ -393,7 +495,7 @@ impl Collector<'_> {
                 MessageItem::Enum(e) => self.enumeration(scope, e, true),
                 MessageItem::Field(f) => self.field(scope, f),
                 MessageItem::Oneof(o) => {
-                    self.add(join(scope, &o.name.text), SymKind::Value, o.name.span);
+                    self.add_in(scope, &o.name.text, SymKind::Value, o.name.span);
                     for f in &o.fields {
                         self.field(scope, f);
                     }
@@ -426,27 +528,19 @@ impl Collector<'_> {
         match (&field.ty, &field.group_body) {
             (TypeRef::Group, Some(body)) => {
                 let name = join(scope, &field.name.text);
-                self.add(name.clone(), SymKind::Message, field.name.span);
+                self.add(&name, SymKind::Message, field.name.span);
                 self.extension_ranges(&name, body);
                 self.message_items(&name, body);
                 let field_name = field.name.text.to_ascii_lowercase();
-                self.add(join(scope, &field_name), SymKind::Field, field.name.span);
+                self.add_in(scope, &field_name, SymKind::Field, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
                 let entry = join(scope, &map_entry_name(&field.name.text));
                 self.symbols.map_entries.insert(entry.clone());
-                self.add(entry, SymKind::Message, field.name.span);
-                self.add(
-                    join(scope, &field.name.text),
-                    SymKind::Field,
-                    field.name.span,
-                );
+                self.add(&entry, SymKind::Message, field.name.span);
+                self.add_in(scope, &field.name.text, SymKind::Field, field.name.span);
             }
-            _ => self.add(
-                join(scope, &field.name.text),
-                SymKind::Field,
-                field.name.span,
-            ),
+            _ => self.add_in(scope, &field.name.text, SymKind::Field, field.name.span),
         }
     }
 }
