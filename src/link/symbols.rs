@@ -7,105 +7,176 @@ use std::collections::{HashMap, HashSet};
 /// The tables of a build are keyed by full names and read by every lookup of lowering and
 /// validation: hashed with ahash (SipHash dominated building and reading them).
 pub(super) type NameMap<V> = HashMap<String, V, ahash::RandomState>;
-/// The symbol table itself, by full name. A large build declares millions of names (and
-/// check holds one build's table while it fills the other's): each name is copied into
-/// large shared buffers instead of a string of its own, and a slot is 20 bytes (where a
-/// `HashMap<String, Sym>` took 40 and an allocation per name). Freeing it is a few frees.
+/// The symbol table itself, by full name. A large build declares millions of names (and a
+/// check holds the old build's model while the new build's table is full), most of them
+/// long (`acme.billing.v1.Invoice.line_items`) and sharing their scope with many others. So
+/// a name is kept as its last component and the node of its scope, which every name of
+/// that scope shares: a node is 24 bytes plus that component, in large shared buffers, and
+/// the hash table holds 8 bytes per slot (where a `HashMap<String, Sym>` took a 40-byte slot
+/// and an allocation of the whole name). Freeing it is a few frees.
+///
+/// Why a lookup finds exactly the node of that full name: a node's full name is its scope
+/// node's full name, a dot, and its component (or the component alone at the root), by
+/// construction ([`SymbolMap::insert_new`]); [`SymbolMap::spells`] compares the asked name
+/// against that, component by component from the end, and the hash is the whole name's.
 #[derive(Default)]
 pub(super) struct SymbolMap {
-    /// The names end to end; a chunk is never reallocated once written (a name longer
-    /// than [`SymbolMap::CHUNK`] gets a chunk of its own).
+    nodes: Vec<Node>,
+    /// Each node's index, beside 32 bits of its full name's hash (rehashing needs no name).
+    slots: hashbrown::HashTable<(u32, u32)>,
+    /// The components end to end; a chunk is never reallocated once written (a component
+    /// longer than [`SymbolMap::CHUNK`] gets a chunk of its own).
     chunks: Vec<String>,
-    slots: hashbrown::HashTable<Slot>,
     hasher: ahash::RandomState,
+    /// The scope of the last name added and its node: the names of one scope come together.
+    last_scope: Option<(String, u32)>,
 }
 
-/// A name of [`SymbolMap`]: where it is in the chunks, and its symbol.
+/// A name of [`SymbolMap`]: its scope's node ([`Node::ROOT`] for none), where its last
+/// component is in the chunks, and its symbol.
 #[derive(Clone, Copy)]
-struct Slot {
+struct Node {
+    scope: u32,
     chunk: u32,
     start: u32,
     len: u32,
     sym: Sym,
 }
 
+impl Node {
+    const ROOT: u32 = u32::MAX;
+}
+
 impl SymbolMap {
-    /// Bytes per chunk of names.
+    /// Bytes per chunk of components.
     const CHUNK: usize = 1 << 20;
 
-    fn name(&self, slot: &Slot) -> &str {
-        let start = slot.start as usize;
-        &self.chunks[slot.chunk as usize][start..start + slot.len as usize]
+    fn component(&self, node: &Node) -> &str {
+        let start = node.start as usize;
+        &self.chunks[node.chunk as usize][start..start + node.len as usize]
     }
 
-    fn hash(&self, name: &str) -> u64 {
-        self.hasher.hash_one(name)
+    /// 32 bits of the name's hash, and the 64 the table is given (spread from them, so that
+    /// the table's top bits vary too).
+    fn hash(&self, name: &str) -> (u32, u64) {
+        let short = self.hasher.hash_one(name) as u32;
+        (short, widen(short))
+    }
+
+    /// Whether `name` is the full name of node `index`.
+    fn spells(&self, mut index: u32, name: &str) -> bool {
+        let mut rest = name;
+        loop {
+            let node = &self.nodes[index as usize];
+            let Some(before) = rest.strip_suffix(self.component(node)) else {
+                return false;
+            };
+            if node.scope == Node::ROOT {
+                return before.is_empty();
+            }
+            let Some(scope) = before.strip_suffix('.') else {
+                return false;
+            };
+            rest = scope;
+            index = node.scope;
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<u32> {
+        let (short, hash) = self.hash(name);
+        self.slots
+            .find(hash, |&(index, h)| h == short && self.spells(index, name))
+            .map(|&(index, _)| index)
     }
 
     /// The symbol named `name`.
     pub(super) fn get(&self, name: &str) -> Option<&Sym> {
-        let slot = self
-            .slots
-            .find(self.hash(name), |slot| self.name(slot) == name)?;
-        Some(&slot.sym)
+        self.find(name).map(|index| &self.nodes[index as usize].sym)
     }
 
-    /// Room for `additional` more names without rehashing.
+    /// Room for `additional` more names without growing.
     pub(super) fn reserve(&mut self, additional: usize) {
-        let Self {
-            chunks,
-            slots,
-            hasher,
-        } = self;
-        slots.reserve(additional, |slot| {
-            let start = slot.start as usize;
-            hasher.hash_one(&chunks[slot.chunk as usize][start..start + slot.len as usize])
-        });
+        self.nodes.reserve_exact(additional);
+        self.slots.reserve(additional, |&(_, h)| widen(h));
     }
 
     /// Adds `name` with `sym`, unless the table has it: then the symbol already there.
     pub(super) fn insert_new(&mut self, name: &str, sym: Sym) -> Result<(), Sym> {
-        let hash = self.hash(name);
-        if let Some(slot) = self.slots.find(hash, |slot| self.name(slot) == name) {
-            return Err(slot.sym);
+        let (short, hash) = self.hash(name);
+        let found = self
+            .slots
+            .find(hash, |&(index, h)| h == short && self.spells(index, name));
+        if let Some(&(index, _)) = found {
+            return Err(self.nodes[index as usize].sym);
         }
-        let (chunk, start) = self.store(name);
-        let slot = Slot {
+        // Under the node of its scope when the table has one (it does for every name a
+        // file declares: packages, then each scope before what it holds); else the whole
+        // name is the component, which spells it as well.
+        let (scope, component) = match name.rfind('.') {
+            Some(dot) => match self.scope_node(&name[..dot]) {
+                Some(scope) => (scope, &name[dot + 1..]),
+                None => (Node::ROOT, name),
+            },
+            None => (Node::ROOT, name),
+        };
+        let (chunk, start) = self.store(component);
+        let index = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i != Node::ROOT)
+            .expect("fewer than 2^32 - 1 names in a build");
+        self.nodes.push(Node {
+            scope,
             chunk,
             start,
-            len: u32::try_from(name.len()).expect("a name under 4 GiB"),
+            len: offset(component.len()),
             sym,
-        };
-        let Self {
-            chunks,
-            slots,
-            hasher,
-        } = self;
-        slots.insert_unique(hash, slot, |slot| {
-            let start = slot.start as usize;
-            hasher.hash_one(&chunks[slot.chunk as usize][start..start + slot.len as usize])
         });
+        self.slots
+            .insert_unique(hash, (index, short), |&(_, h)| widen(h));
         Ok(())
     }
 
-    /// Copies `name` into the last chunk with room for it (a new one if none): its chunk
-    /// and offset.
-    fn store(&mut self, name: &str) -> (u32, u32) {
+    /// The node named `scope`, remembered for the next name of the same scope.
+    fn scope_node(&mut self, scope: &str) -> Option<u32> {
+        if let Some((last, index)) = &self.last_scope {
+            if last == scope {
+                return Some(*index);
+            }
+        }
+        let index = self.find(scope)?;
+        let mut last = self.last_scope.take().map(|(s, _)| s).unwrap_or_default();
+        last.clear();
+        last.push_str(scope);
+        self.last_scope = Some((last, index));
+        Some(index)
+    }
+
+    /// Copies `component` into the last chunk with room for it (a new one if none): its
+    /// chunk and offset.
+    fn store(&mut self, component: &str) -> (u32, u32) {
         let fits = self
             .chunks
             .last()
-            .is_some_and(|chunk| chunk.capacity() - chunk.len() >= name.len());
+            .is_some_and(|chunk| chunk.capacity() - chunk.len() >= component.len());
         if !fits {
             self.chunks
-                .push(String::with_capacity(name.len().max(Self::CHUNK)));
+                .push(String::with_capacity(component.len().max(Self::CHUNK)));
         }
         let index = self.chunks.len() - 1;
         let chunk = &mut self.chunks[index];
         let start = chunk.len();
-        chunk.push_str(name);
-        let offset = |n: usize| u32::try_from(n).expect("fewer than 2^32 chunks and bytes");
+        chunk.push_str(component);
         (offset(index), offset(start))
     }
+}
+
+/// The table's 64-bit hash from the 32 bits kept per slot.
+fn widen(short: u32) -> u64 {
+    u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).expect("fewer than 2^32 chunks and bytes")
 }
 pub(super) type NameSet = HashSet<String, ahash::RandomState>;
 
@@ -602,4 +673,42 @@ pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
             if o.has_name("optimize_for")
                 && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
     })
+}
+
+#[cfg(test)]
+mod symbol_map_tests {
+    use super::{Sym, SymKind, SymbolMap};
+
+    /// The table answers as a map by full name would: names under a scope it holds, under
+    /// one it does not (kept whole), one name inside another's spelling, and repeats.
+    #[test]
+    fn finds_each_name_as_a_map_by_full_name_would() {
+        let mut map = SymbolMap::default();
+        let names = [
+            "a",
+            "a.b",
+            "a.b.M",
+            "a.b.M.f",
+            "a.b.M.ff",
+            "a.b.Mf",
+            "x.y.z",
+            "x.y",
+            "a.b.M.N.g",
+            "ab",
+        ];
+        map.reserve(2);
+        for (file, name) in names.iter().enumerate() {
+            assert!(map.insert_new(name, Sym::new(SymKind::Field, file)).is_ok());
+        }
+        for (file, name) in names.iter().enumerate() {
+            assert_eq!(map.get(name).map(|s| s.file()), Some(file), "{name}");
+            let again = map.insert_new(name, Sym::new(SymKind::Message, 99));
+            assert_eq!(again.map_err(|s| s.file()), Err(file), "{name}");
+        }
+        for absent in [
+            "", "b", "a.", ".a", "a.b.M.", "b.M.f", "a.bM", "a.b.M.N", "x", "y.z",
+        ] {
+            assert!(map.get(absent).is_none(), "{absent}");
+        }
+    }
 }
