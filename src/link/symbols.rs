@@ -84,6 +84,10 @@ impl SymbolMap {
 
     fn find(&self, name: &str) -> Option<u32> {
         let (short, hash) = self.hash(name);
+        self.find_hashed(name, short, hash)
+    }
+
+    fn find_hashed(&self, name: &str, short: u32, hash: u64) -> Option<u32> {
         self.slots
             .find(hash, |&(index, h)| h == short && self.spells(index, name))
             .map(|&(index, _)| index)
@@ -103,10 +107,7 @@ impl SymbolMap {
     /// Adds `name` with `sym`, unless the table has it: then the symbol already there.
     pub(super) fn insert_new(&mut self, name: &str, sym: Sym) -> Result<(), Sym> {
         let (short, hash) = self.hash(name);
-        let found = self
-            .slots
-            .find(hash, |&(index, h)| h == short && self.spells(index, name));
-        if let Some(&(index, _)) = found {
+        if let Some(index) = self.find_hashed(name, short, hash) {
             return Err(self.nodes[index as usize].sym);
         }
         // Under the node of its scope when the table has one (it does for every name a
