@@ -362,7 +362,7 @@ impl Lower<'_> {
                         &field,
                     ));
                 }
-                field.extendee = Some(extendee.clone());
+                field.extendee = Some(extendee.as_str().into());
                 field.extendee_span = Some(decl.extendee.span);
                 field
             })
@@ -458,15 +458,17 @@ impl Lower<'_> {
         Field {
             full_name: join(scope.name, &name),
             json_name_explicit: json_name_option.is_some(),
-            json_name: json_name_option.unwrap_or_else(|| default_json_name(&name)),
+            json_name: json_name_option
+                .unwrap_or_else(|| default_json_name(&name))
+                .into_boxed_str(),
             name,
             number: decl.number,
             label,
             ty,
-            type_name,
+            type_name: type_name.map(String::into_boxed_str),
             oneof_index,
             proto3_optional,
-            default_value,
+            default_value: default_value.map(String::into_boxed_str),
             options,
             extendee: None,
             features: self.shared(features),
@@ -598,10 +600,10 @@ impl Lower<'_> {
                     number,
                     label: Label::Optional,
                     ty,
-                    type_name,
+                    type_name: type_name.map(String::into_boxed_str),
                     oneof_index: None,
                     proto3_optional: false,
-                    json_name: field_name.to_string(),
+                    json_name: field_name.into(),
                     json_name_explicit: false,
                     default_value: None,
                     options: Options::default(),
