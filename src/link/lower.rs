@@ -320,7 +320,13 @@ impl Lower<'_> {
             file_options: scope.file_options,
         };
         for f in &decl.fields {
-            let field = self.field(f, &inner, Some(index), false, &mut message.messages);
+            let field = self.field(
+                f,
+                &inner,
+                Some(u32::try_from(index).expect("fewer than 2^32 oneofs")),
+                false,
+                &mut message.messages,
+            );
             message.fields.push(field);
         }
     }
@@ -375,7 +381,7 @@ impl Lower<'_> {
         &mut self,
         decl: &ast::FieldDecl,
         scope: &Scope,
-        oneof_index: Option<usize>,
+        oneof_index: Option<u32>,
         is_extension: bool,
         nested: &mut Vec<Message>,
     ) -> Field {
@@ -770,7 +776,8 @@ fn add_synthetic_oneofs(message: &mut Message) {
             synthetic: true,
             options: Options::default(),
         };
-        message.fields[i].oneof_index = Some(message.oneofs.len());
+        message.fields[i].oneof_index =
+            Some(u32::try_from(message.oneofs.len()).expect("fewer than 2^32 oneofs"));
         message.oneofs.push(oneof);
     }
 }

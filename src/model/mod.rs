@@ -244,7 +244,8 @@ pub struct Field {
     /// `Box<str>` is a third smaller than a `String`.
     pub type_name: Option<Box<str>>,
     /// Index into the parent message's `oneofs` (real or synthetic).
-    pub oneof_index: Option<usize>,
+    /// (32 bits: see [`Field::oneof`].)
+    pub oneof_index: Option<u32>,
     /// proto3 `optional` (the field lives in a synthetic oneof).
     pub proto3_optional: bool,
     /// Effective JSON name (explicit `json_name` or the lowerCamelCase default).
@@ -279,7 +280,7 @@ pub struct Field {
 
 impl Field {
     pub fn oneof<'a>(&self, parent: &'a Message) -> Option<&'a Oneof> {
-        self.oneof_index.and_then(|i| parent.oneofs.get(i))
+        self.oneof_index.and_then(|i| parent.oneofs.get(i as usize))
     }
 
     /// Whether the field is written packed on the wire: repeated, of a numeric, bool or enum
