@@ -106,6 +106,12 @@ impl SymbolMap {
 
     /// Adds `name` with `sym`, unless the table has it: then the symbol already there.
     pub(super) fn insert_new(&mut self, name: &str, sym: Sym) -> Result<(), Sym> {
+        let dot = memchr::memrchr(b'.', name.as_bytes());
+        self.insert_split(name, dot, sym)
+    }
+
+    /// [`SymbolMap::insert_new`], given where the last dot of `name` is.
+    fn insert_split(&mut self, name: &str, dot: Option<usize>, sym: Sym) -> Result<(), Sym> {
         let (short, hash) = self.hash(name);
         if let Some(index) = self.find_hashed(name, short, hash) {
             return Err(self.nodes[index as usize].sym);
@@ -113,7 +119,7 @@ impl SymbolMap {
         // Under the node of its scope when the table has one (it does for every name a
         // file declares: packages, then each scope before what it holds); else the whole
         // name is the component, which spells it as well.
-        let (scope, component) = match name.rfind('.') {
+        let (scope, component) = match dot {
             Some(dot) => match self.scope_node(&name[..dot]) {
                 Some(scope) => (scope, &name[dot + 1..]),
                 None => (Node::ROOT, name),
@@ -473,9 +479,13 @@ struct Collector<'a> {
 impl Collector<'_> {
     /// Records `name`, or reports it defined twice (a package may be declared again).
     fn add(&mut self, name: &str, kind: SymKind, span: Span) {
-        let Err(existing) = self.symbols.map.insert_new(name, Sym::new(kind, self.file)) else {
-            return;
-        };
+        if let Err(existing) = self.symbols.map.insert_new(name, Sym::new(kind, self.file)) {
+            self.defined_twice(name, existing, kind, span);
+        }
+    }
+
+    /// Reports `name` declared again, unless both are packages.
+    fn defined_twice(&mut self, name: &str, existing: Sym, kind: SymKind, span: Span) {
         if existing.kind != SymKind::Package || kind != SymKind::Package {
             let hint = if !kind.is_scope() || !existing.kind.is_scope() {
                 " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
@@ -489,16 +499,23 @@ impl Collector<'_> {
             ));
         }
     }
-    /// [`Collector::add`] of `scope.name`.
+    /// [`Collector::add`] of `scope.name` (a simple name: its last dot is the scope's).
     fn add_in(&mut self, scope: &str, name: &str, kind: SymKind, span: Span) {
         let mut full = std::mem::take(&mut self.name);
         full.clear();
-        if !scope.is_empty() {
+        let dot = (!scope.is_empty()).then(|| {
             full.push_str(scope);
             full.push('.');
-        }
+            scope.len()
+        });
         full.push_str(name);
-        self.add(&full, kind, span);
+        let added = self
+            .symbols
+            .map
+            .insert_split(&full, dot, Sym::new(kind, self.file));
+        if let Err(existing) = added {
+            self.defined_twice(&full, existing, kind, span);
+        }
         self.name = full;
     }
 
