@@ -374,9 +374,9 @@ fn lower_prepared(
             &mut retyped,
         ));
     }
-    // Freeing the symbol table (a name per element of the build) is long work for one
-    // thread, and nothing waits for it: it is left to the pool, beside the rest.
-    rayon::spawn(move || drop(symbols));
+    // Freed now: the table is a few large buffers (`symbols::SymbolMap`), and the next
+    // build (the new side of a check) fills its own meanwhile.
+    drop(symbols);
     // Diagnostics in the order of the files: lowering and validation first, then the checks
     // of custom options and extensions.
     checked.sort_by_key(|(index, _)| *index);
@@ -591,7 +591,7 @@ fn replaces_builtin_types(symbols: &Symbols, level_of: &[usize]) -> bool {
     // scope of each name it holds (package prefixes, then each message around a nested
     // name: `collect_symbols`). Without `google.protobuf` no file declares one of them, and
     // the lowered descriptor.proto (most of a one-file build) is not needed to tell.
-    if !symbols.map.contains_key(super::wkt::DESCRIPTOR_PACKAGE) {
+    if symbols.map.get(super::wkt::DESCRIPTOR_PACKAGE).is_none() {
         return false;
     }
     let builtin = super::wkt::descriptor_model();

@@ -320,7 +320,13 @@ impl Lower<'_> {
             file_options: scope.file_options,
         };
         for f in &decl.fields {
-            let field = self.field(f, &inner, Some(index), false, &mut message.messages);
+            let field = self.field(
+                f,
+                &inner,
+                Some(u32::try_from(index).expect("fewer than 2^32 oneofs")),
+                false,
+                &mut message.messages,
+            );
             message.fields.push(field);
         }
     }
@@ -362,7 +368,7 @@ impl Lower<'_> {
                         &field,
                     ));
                 }
-                field.extendee = Some(extendee.clone());
+                field.extendee = Some(extendee.as_str().into());
                 field.extendee_span = Some(decl.extendee.span);
                 field
             })
@@ -375,7 +381,7 @@ impl Lower<'_> {
         &mut self,
         decl: &ast::FieldDecl,
         scope: &Scope,
-        oneof_index: Option<usize>,
+        oneof_index: Option<u32>,
         is_extension: bool,
         nested: &mut Vec<Message>,
     ) -> Field {
@@ -458,15 +464,17 @@ impl Lower<'_> {
         Field {
             full_name: join(scope.name, &name),
             json_name_explicit: json_name_option.is_some(),
-            json_name: json_name_option.unwrap_or_else(|| default_json_name(&name)),
+            json_name: json_name_option
+                .unwrap_or_else(|| default_json_name(&name))
+                .into_boxed_str(),
             name,
             number: decl.number,
             label,
             ty,
-            type_name,
+            type_name: type_name.map(String::into_boxed_str),
             oneof_index,
             proto3_optional,
-            default_value,
+            default_value: default_value.map(String::into_boxed_str),
             options,
             extendee: None,
             features: self.shared(features),
@@ -598,10 +606,10 @@ impl Lower<'_> {
                     number,
                     label: Label::Optional,
                     ty,
-                    type_name,
+                    type_name: type_name.map(String::into_boxed_str),
                     oneof_index: None,
                     proto3_optional: false,
-                    json_name: field_name.to_string(),
+                    json_name: field_name.into(),
                     json_name_explicit: false,
                     default_value: None,
                     options: Options::default(),
@@ -768,7 +776,8 @@ fn add_synthetic_oneofs(message: &mut Message) {
             synthetic: true,
             options: Options::default(),
         };
-        message.fields[i].oneof_index = Some(message.oneofs.len());
+        message.fields[i].oneof_index =
+            Some(u32::try_from(message.oneofs.len()).expect("fewer than 2^32 oneofs"));
         message.oneofs.push(oneof);
     }
 }

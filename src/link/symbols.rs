@@ -2,15 +2,189 @@
 //! non-type names sharing their scopes), plus the facts about other files' types that
 //! lowering needs (closed enums, extension ranges).
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 /// The tables of a build are keyed by full names and read by every lookup of lowering and
 /// validation: hashed with ahash (SipHash dominated building and reading them).
 pub(super) type NameMap<V> = HashMap<String, V, ahash::RandomState>;
-/// The symbol table itself: a large build declares millions of names, and a `Box<str>` key
-/// beside an 8-byte [`Sym`] makes each slot 24 bytes instead of 40.
-pub(super) type SymbolMap = HashMap<Box<str>, Sym, ahash::RandomState>;
+/// The symbol table itself, by full name. A large build declares millions of names (and a
+/// check holds the old build's model while the new build's table is full), most of them
+/// long (`acme.billing.v1.Invoice.line_items`) and sharing their scope with many others. So
+/// a name is kept as its last component and the node of its scope, which every name of
+/// that scope shares: a node is 24 bytes plus that component, in large shared buffers, and
+/// the hash table holds 8 bytes per slot (where a `HashMap<String, Sym>` took a 40-byte slot
+/// and an allocation of the whole name). Freeing it is a few frees.
+///
+/// Why a lookup finds exactly the node of that full name: a node's full name is its scope
+/// node's full name, a dot, and its component (or the component alone at the root), by
+/// construction ([`SymbolMap::insert_new`]); [`SymbolMap::spells`] compares the asked name
+/// against that, component by component from the end, and the hash is the whole name's.
+#[derive(Default)]
+pub(super) struct SymbolMap {
+    nodes: Vec<Node>,
+    /// Each node's index, beside 32 bits of its full name's hash (rehashing needs no name).
+    slots: hashbrown::HashTable<(u32, u32)>,
+    /// The components end to end; a chunk is never reallocated once written (a component
+    /// longer than [`SymbolMap::CHUNK`] gets a chunk of its own).
+    chunks: Vec<String>,
+    hasher: ahash::RandomState,
+    /// The scope of the last name added and its node: the names of one scope come together.
+    last_scope: Option<(String, u32)>,
+}
+
+/// A name of [`SymbolMap`]: its scope's node ([`Node::ROOT`] for none), where its last
+/// component is in the chunks, and its symbol.
+#[derive(Clone, Copy)]
+struct Node {
+    scope: u32,
+    chunk: u32,
+    start: u32,
+    len: u32,
+    sym: Sym,
+}
+
+impl Node {
+    const ROOT: u32 = u32::MAX;
+}
+
+impl SymbolMap {
+    /// Bytes per chunk of components.
+    const CHUNK: usize = 1 << 20;
+
+    fn component(&self, node: &Node) -> &str {
+        let start = node.start as usize;
+        &self.chunks[node.chunk as usize][start..start + node.len as usize]
+    }
+
+    /// 32 bits of the name's hash, and the 64 the table is given (spread from them, so that
+    /// the table's top bits vary too).
+    fn hash(&self, name: &str) -> (u32, u64) {
+        let short = self.hasher.hash_one(name) as u32;
+        (short, widen(short))
+    }
+
+    /// Whether `name` is the full name of node `index`.
+    fn spells(&self, mut index: u32, name: &str) -> bool {
+        let mut rest = name;
+        loop {
+            let node = &self.nodes[index as usize];
+            let Some(before) = rest.strip_suffix(self.component(node)) else {
+                return false;
+            };
+            if node.scope == Node::ROOT {
+                return before.is_empty();
+            }
+            let Some(scope) = before.strip_suffix('.') else {
+                return false;
+            };
+            rest = scope;
+            index = node.scope;
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<u32> {
+        let (short, hash) = self.hash(name);
+        self.find_hashed(name, short, hash)
+    }
+
+    fn find_hashed(&self, name: &str, short: u32, hash: u64) -> Option<u32> {
+        self.slots
+            .find(hash, |&(index, h)| h == short && self.spells(index, name))
+            .map(|&(index, _)| index)
+    }
+
+    /// The symbol named `name`.
+    pub(super) fn get(&self, name: &str) -> Option<&Sym> {
+        self.find(name).map(|index| &self.nodes[index as usize].sym)
+    }
+
+    /// Room for `additional` more names without growing.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve_exact(additional);
+        self.slots.reserve(additional, |&(_, h)| widen(h));
+    }
+
+    /// Adds `name` with `sym`, unless the table has it: then the symbol already there.
+    pub(super) fn insert_new(&mut self, name: &str, sym: Sym) -> Result<(), Sym> {
+        let dot = memchr::memrchr(b'.', name.as_bytes());
+        self.insert_split(name, dot, sym)
+    }
+
+    /// [`SymbolMap::insert_new`], given where the last dot of `name` is.
+    fn insert_split(&mut self, name: &str, dot: Option<usize>, sym: Sym) -> Result<(), Sym> {
+        let (short, hash) = self.hash(name);
+        if let Some(index) = self.find_hashed(name, short, hash) {
+            return Err(self.nodes[index as usize].sym);
+        }
+        // Under the node of its scope when the table has one (it does for every name a
+        // file declares: packages, then each scope before what it holds); else the whole
+        // name is the component, which spells it as well.
+        let (scope, component) = match dot {
+            Some(dot) => match self.scope_node(&name[..dot]) {
+                Some(scope) => (scope, &name[dot + 1..]),
+                None => (Node::ROOT, name),
+            },
+            None => (Node::ROOT, name),
+        };
+        let (chunk, start) = self.store(component);
+        let index = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i != Node::ROOT)
+            .expect("fewer than 2^32 - 1 names in a build");
+        self.nodes.push(Node {
+            scope,
+            chunk,
+            start,
+            len: offset(component.len()),
+            sym,
+        });
+        self.slots
+            .insert_unique(hash, (index, short), |&(_, h)| widen(h));
+        Ok(())
+    }
+
+    /// The node named `scope`, remembered for the next name of the same scope.
+    fn scope_node(&mut self, scope: &str) -> Option<u32> {
+        if let Some((last, index)) = &self.last_scope {
+            if last == scope {
+                return Some(*index);
+            }
+        }
+        let index = self.find(scope)?;
+        let mut last = self.last_scope.take().map(|(s, _)| s).unwrap_or_default();
+        last.clear();
+        last.push_str(scope);
+        self.last_scope = Some((last, index));
+        Some(index)
+    }
+
+    /// Copies `component` into the last chunk with room for it (a new one if none): its
+    /// chunk and offset.
+    fn store(&mut self, component: &str) -> (u32, u32) {
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|chunk| chunk.capacity() - chunk.len() >= component.len());
+        if !fits {
+            self.chunks
+                .push(String::with_capacity(component.len().max(Self::CHUNK)));
+        }
+        let index = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[index];
+        let start = chunk.len();
+        chunk.push_str(component);
+        (offset(index), offset(start))
+    }
+}
+
+/// The table's 64-bit hash from the 32 bits kept per slot.
+fn widen(short: u32) -> u64 {
+    u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).expect("fewer than 2^32 chunks and bytes")
+}
 pub(super) type NameSet = HashSet<String, ahash::RandomState>;
 
 use crate::model::{map_entry_name, OptionValue, Span};
@@ -224,11 +398,10 @@ pub(super) fn collect_symbols(
     let mut prefix = String::new();
     for part in package.split('.').filter(|p| !p.is_empty()) {
         prefix = join(&prefix, part);
-        let key: Box<str> = prefix.as_str().into();
-        symbols
+        // A package named again (by this file or another) keeps its first symbol.
+        let _ = symbols
             .map
-            .entry(key)
-            .or_insert(Sym::new(SymKind::Package, file));
+            .insert_new(&prefix, Sym::new(SymKind::Package, file));
     }
     record_closed_enums(ast, package, &mut symbols.closed_enums);
     let mut collector = Collector {
@@ -236,6 +409,7 @@ pub(super) fn collect_symbols(
         errors,
         file,
         default_visibility: default_visibility(ast),
+        name: String::new(),
     };
     for item in &ast.items {
         match item {
@@ -243,13 +417,9 @@ pub(super) fn collect_symbols(
             TopItem::Enum(e) => collector.enumeration(package, e, false),
             TopItem::Service(s) => {
                 let name = join(package, &s.name.text);
-                collector.add(name.clone(), SymKind::Service, s.name.span);
+                collector.add(&name, SymKind::Service, s.name.span);
                 for method in &s.methods {
-                    collector.add(
-                        join(&name, &method.name.text),
-                        SymKind::Value,
-                        method.name.span,
-                    );
+                    collector.add_in(&name, &method.name.text, SymKind::Value, method.name.span);
                 }
             }
             TopItem::Extend(e) => collector.extend(package, e),
@@ -301,37 +471,58 @@ struct Collector<'a> {
     errors: &'a mut Errors,
     file: usize,
     default_visibility: Option<&'static str>,
+    /// The buffer [`Collector::add_in`] builds full names in: the table copies each name,
+    /// so a field or enum value needs no string of its own.
+    name: String,
 }
 
 impl Collector<'_> {
-    /// Takes the name by value: it becomes the map key, so each symbol costs one allocation
-    /// and one hash (a large build declares millions of names).
-    fn add(&mut self, name: String, kind: SymKind, span: Span) {
-        let slot = match self.symbols.map.entry(name.into_boxed_str()) {
-            Entry::Vacant(slot) => slot,
-            Entry::Occupied(existing) => {
-                let (name, existing) = (existing.key(), existing.get());
-                if existing.kind != SymKind::Package || kind != SymKind::Package {
-                    let hint = if !kind.is_scope() || !existing.kind.is_scope() {
-                        " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
-                    } else {
-                        ""
-                    };
-                    self.errors.push((
-                        self.file,
-                        span,
-                        format!("`{name}` is already defined{hint}"),
-                    ));
-                }
-                return;
-            }
-        };
-        slot.insert(Sym::new(kind, self.file));
+    /// Records `name`, or reports it defined twice (a package may be declared again).
+    fn add(&mut self, name: &str, kind: SymKind, span: Span) {
+        if let Err(existing) = self.symbols.map.insert_new(name, Sym::new(kind, self.file)) {
+            self.defined_twice(name, existing, kind, span);
+        }
     }
+
+    /// Reports `name` declared again, unless both are packages.
+    fn defined_twice(&mut self, name: &str, existing: Sym, kind: SymKind, span: Span) {
+        if existing.kind != SymKind::Package || kind != SymKind::Package {
+            let hint = if !kind.is_scope() || !existing.kind.is_scope() {
+                " (fields, oneofs, nested types and enum values share their scope; enum values are siblings of their enum)"
+            } else {
+                ""
+            };
+            self.errors.push((
+                self.file,
+                span,
+                format!("`{name}` is already defined{hint}"),
+            ));
+        }
+    }
+    /// [`Collector::add`] of `scope.name` (a simple name: its last dot is the scope's).
+    fn add_in(&mut self, scope: &str, name: &str, kind: SymKind, span: Span) {
+        let mut full = std::mem::take(&mut self.name);
+        full.clear();
+        let dot = (!scope.is_empty()).then(|| {
+            full.push_str(scope);
+            full.push('.');
+            scope.len()
+        });
+        full.push_str(name);
+        let added = self
+            .symbols
+            .map
+            .insert_split(&full, dot, Sym::new(kind, self.file));
+        if let Err(existing) = added {
+            self.defined_twice(&full, existing, kind, span);
+        }
+        self.name = full;
+    }
+
     fn message(&mut self, scope: &str, decl: &ast::MessageDecl, nested: bool) {
         let name = join(scope, &decl.name.text);
         self.visibility(&name, decl.visibility, nested);
-        self.add(name.clone(), SymKind::Message, decl.name.span);
+        self.add(&name, SymKind::Message, decl.name.span);
         self.extension_ranges(&name, &decl.body);
         self.message_items(&name, &decl.body);
     }
@@ -378,10 +569,10 @@ impl Collector<'_> {
     fn enumeration(&mut self, scope: &str, decl: &ast::EnumDecl, nested: bool) {
         let name = join(scope, &decl.name.text);
         self.visibility(&name, decl.visibility, nested);
-        self.add(name, SymKind::Enum, decl.name.span);
+        self.add(&name, SymKind::Enum, decl.name.span);
         for item in &decl.body {
             if let EnumItem::Value(v) = item {
-                self.add(join(scope, &v.name.text), SymKind::Value, v.name.span);
+                self.add_in(scope, &v.name.text, SymKind::Value, v.name.span);
             }
         }
     }
@@ -393,7 +584,7 @@ impl Collector<'_> {
                 MessageItem::Enum(e) => self.enumeration(scope, e, true),
                 MessageItem::Field(f) => self.field(scope, f),
                 MessageItem::Oneof(o) => {
-                    self.add(join(scope, &o.name.text), SymKind::Value, o.name.span);
+                    self.add_in(scope, &o.name.text, SymKind::Value, o.name.span);
                     for f in &o.fields {
                         self.field(scope, f);
                     }
@@ -426,27 +617,19 @@ impl Collector<'_> {
         match (&field.ty, &field.group_body) {
             (TypeRef::Group, Some(body)) => {
                 let name = join(scope, &field.name.text);
-                self.add(name.clone(), SymKind::Message, field.name.span);
+                self.add(&name, SymKind::Message, field.name.span);
                 self.extension_ranges(&name, body);
                 self.message_items(&name, body);
                 let field_name = field.name.text.to_ascii_lowercase();
-                self.add(join(scope, &field_name), SymKind::Field, field.name.span);
+                self.add_in(scope, &field_name, SymKind::Field, field.name.span);
             }
             (TypeRef::Map { .. }, _) => {
                 let entry = join(scope, &map_entry_name(&field.name.text));
                 self.symbols.map_entries.insert(entry.clone());
-                self.add(entry, SymKind::Message, field.name.span);
-                self.add(
-                    join(scope, &field.name.text),
-                    SymKind::Field,
-                    field.name.span,
-                );
+                self.add(&entry, SymKind::Message, field.name.span);
+                self.add_in(scope, &field.name.text, SymKind::Field, field.name.span);
             }
-            _ => self.add(
-                join(scope, &field.name.text),
-                SymKind::Field,
-                field.name.span,
-            ),
+            _ => self.add_in(scope, &field.name.text, SymKind::Field, field.name.span),
         }
     }
 }
@@ -508,4 +691,42 @@ pub(super) fn is_lite(ast: &ast::FileAst) -> bool {
             if o.has_name("optimize_for")
                 && o.value == OptionValue::Ident("LITE_RUNTIME".into()))
     })
+}
+
+#[cfg(test)]
+mod symbol_map_tests {
+    use super::{Sym, SymKind, SymbolMap};
+
+    /// The table answers as a map by full name would: names under a scope it holds, under
+    /// one it does not (kept whole), one name inside another's spelling, and repeats.
+    #[test]
+    fn finds_each_name_as_a_map_by_full_name_would() {
+        let mut map = SymbolMap::default();
+        let names = [
+            "a",
+            "a.b",
+            "a.b.M",
+            "a.b.M.f",
+            "a.b.M.ff",
+            "a.b.Mf",
+            "x.y.z",
+            "x.y",
+            "a.b.M.N.g",
+            "ab",
+        ];
+        map.reserve(2);
+        for (file, name) in names.iter().enumerate() {
+            assert!(map.insert_new(name, Sym::new(SymKind::Field, file)).is_ok());
+        }
+        for (file, name) in names.iter().enumerate() {
+            assert_eq!(map.get(name).map(|s| s.file()), Some(file), "{name}");
+            let again = map.insert_new(name, Sym::new(SymKind::Message, 99));
+            assert_eq!(again.map_err(|s| s.file()), Err(file), "{name}");
+        }
+        for absent in [
+            "", "b", "a.", ".a", "a.b.M.", "b.M.f", "a.bM", "a.b.M.N", "x", "y.z",
+        ] {
+            assert!(map.get(absent).is_none(), "{absent}");
+        }
+    }
 }

@@ -172,11 +172,11 @@ message M {
     );
     assert!(m.messages[1].is_group);
     assert_eq!(m.fields[2].oneof_index, Some(0));
-    assert_eq!(m.fields[3].json_name, "custom");
+    assert_eq!(&*m.fields[3].json_name, "custom");
     assert!(m.fields[3].json_name_explicit);
     let defaults: Vec<_> = m.fields[3..]
         .iter()
-        .map(|f| f.default_value.clone().unwrap())
+        .map(|f| f.default_value.as_deref().unwrap())
         .collect();
     assert_eq!(defaults, vec!["-7", "a\"b", "\\001x", "-inf", "1000"]);
     assert_eq!(m.fields[7].label, Label::Required);
@@ -184,7 +184,7 @@ message M {
         m.fields[7].features.field_presence.value,
         FieldPresence::LegacyRequired
     );
-    assert_eq!(m.fields[2].json_name, "c");
+    assert_eq!(&*m.fields[2].json_name, "c");
     assert_eq!(default_json_name("foo_bar_baz"), "fooBarBaz");
 }
 

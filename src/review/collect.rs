@@ -579,9 +579,13 @@ impl Collector<'_> {
                 .unwrap_or_else(|| "(none)".into())
         };
         differ("label", label(&pair.old), label(&pair.new));
-        differ("json_name", old.json_name.clone(), new.json_name.clone());
+        differ(
+            "json_name",
+            old.json_name.to_string(),
+            new.json_name.to_string(),
+        );
         differ("oneof", oneof_words(&pair.old), oneof_words(&pair.new));
-        let default = |f: &Field| f.default_value.clone().unwrap_or_else(|| "(none)".into());
+        let default = |f: &Field| f.default_value.as_deref().unwrap_or("(none)").to_string();
         differ("default", default(old), default(new));
         let presence = |f: &Field| format!("{:?}", f.features.field_presence.value).to_lowercase();
         if label_words(&pair.old) == label_words(&pair.new) {
@@ -884,7 +888,7 @@ fn field_words(f: &FieldIn) -> String {
 
 fn type_words(field: &Field) -> String {
     match (&field.ty, &field.type_name) {
-        (FieldType::Message | FieldType::Enum | FieldType::Group, Some(name)) => name.clone(),
+        (FieldType::Message | FieldType::Enum | FieldType::Group, Some(name)) => name.to_string(),
         (ty, _) => ty.name().to_string(),
     }
 }

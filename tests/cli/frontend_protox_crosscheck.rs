@@ -128,11 +128,7 @@ impl Check<'_> {
         );
         if let Some(json) = &theirs.json_name {
             if ours.name != "key" && ours.name != "value" || ours.json_name_explicit {
-                self.eq(
-                    &format!("{at} json_name"),
-                    ours.json_name.as_str(),
-                    json.as_str(),
-                );
+                self.eq(&format!("{at} json_name"), &*ours.json_name, json.as_str());
             }
         }
         if let Some(extendee) = &theirs.extendee {

@@ -139,7 +139,7 @@ impl<'a> Types<'a> {
         match field.ty {
             FieldType::Message | FieldType::Group => Kind::Message,
             FieldType::Enum => {
-                let full = field.type_name.clone().unwrap_or_default();
+                let full = field.type_name.as_deref().unwrap_or_default().to_string();
                 let values = self.enumeration(&full).map_or(Vec::new(), |e| {
                     e.values.iter().map(|v| v.name.clone()).collect()
                 });

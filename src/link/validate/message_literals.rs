@@ -412,7 +412,7 @@ fn oneof_conflict<'e>(
     entry: &LiteralField,
     oneofs: &mut HashMap<usize, &'e str>,
 ) -> Option<(Span, String)> {
-    let index = field.oneof_index?;
+    let index = field.oneof_index? as usize;
     let oneof = message.oneofs.get(index)?;
     if oneof.synthetic {
         return None;

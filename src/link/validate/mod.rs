@@ -838,7 +838,7 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
         .fields
         .iter()
         .map(|field| match field.json_name_explicit {
-            false => Cow::Borrowed(field.json_name.as_str()),
+            false => Cow::Borrowed(&*field.json_name),
             true => Cow::Owned(crate::model::default_json_name(&field.name)),
         })
         .collect();
@@ -846,7 +846,7 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
         let mut seen: FastMap<&str, (&str, bool)> =
             FastMap::with_capacity_and_hasher(message.fields.len(), Default::default());
         for (field, default) in message.fields.iter().zip(&defaults) {
-            let custom = use_custom && field.json_name_explicit && field.json_name != *default;
+            let custom = use_custom && field.json_name_explicit && *field.json_name != **default;
             let name: &str = if custom { &field.json_name } else { default };
             if custom && name.starts_with('[') && name.ends_with(']') {
                 errors.push((field.name_span, json_name_like_extension(field)));

@@ -228,7 +228,7 @@ impl<'c, 'a> FieldSide<'c, 'a> {
             _ => String::new(),
         };
         let (kind, message) = match &f.extendee {
-            Some(extendee) => ("Extension", extendee.as_str()),
+            Some(extendee) => ("Extension", &**extendee),
             None => ("Field", self.at.message.map_or("", |m| m.name.as_str())),
         };
         format!(
