@@ -323,7 +323,7 @@ impl Lower<'_> {
             let field = self.field(
                 f,
                 &inner,
-                Some(u32::try_from(index).expect("fewer than 2^32 oneofs")),
+                Some(oneof_number(index)),
                 false,
                 &mut message.messages,
             );
@@ -776,10 +776,14 @@ fn add_synthetic_oneofs(message: &mut Message) {
             synthetic: true,
             options: Options::default(),
         };
-        message.fields[i].oneof_index =
-            Some(u32::try_from(message.oneofs.len()).expect("fewer than 2^32 oneofs"));
+        message.fields[i].oneof_index = Some(oneof_number(message.oneofs.len()));
         message.oneofs.push(oneof);
     }
+}
+
+/// A oneof's index as `model::Field` keeps it (32 bits).
+fn oneof_number(index: usize) -> u32 {
+    u32::try_from(index).expect("fewer than 2^32 oneofs")
 }
 
 /// `FieldDescriptorProto.default_value` form of a `default = ...` option: enum value name,

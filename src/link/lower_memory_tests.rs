@@ -120,9 +120,9 @@ fn released_trees_are_freed_at_once_and_parsed_again_when_lowered() {
     assert!(lowered.contains("full_name: \"p.A.MEntry\""));
 }
 
-/// A large build holds millions of fields: their strings are boxed (`Box<str>`, 16 bytes)
-/// and the oneof index is 32 bits
-/// where they can be. Print the size with `--nocapture` when changing `model::Field`.
+/// A large build holds millions of fields: their strings are boxed where they can be
+/// (`Box<str>`, 16 bytes) and the oneof index is 32 bits. Print the size with `--nocapture`
+/// when changing `model::Field`.
 #[test]
 fn a_field_stays_small() {
     let size = std::mem::size_of::<Field>();

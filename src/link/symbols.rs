@@ -499,6 +499,7 @@ impl Collector<'_> {
             ));
         }
     }
+
     /// [`Collector::add`] of `scope.name` (a simple name: its last dot is the scope's).
     fn add_in(&mut self, scope: &str, name: &str, kind: SymKind, span: Span) {
         let mut full = std::mem::take(&mut self.name);
