@@ -4,6 +4,7 @@
 //! `cargo bench --bench frontend [DIR]`, or `BENCH_PROTO_DIR=DIR cargo bench --bench frontend`.
 //! For profilers and instruction counts, `BENCH_ONLY=lex` (or `parse`, or `read`: reading the
 //! files only, the baseline to subtract) runs that one stage `BENCH_RUNS` times (default 5).
+//! `BENCH_ONLY=memory` prints the heap bytes of all the files' syntax trees kept at once.
 //!
 //! Each figure is given twice: by wall time, and by the thread's CPU time (Linux's
 //! `/proc/thread-self/schedstat`), which other processes on a loaded machine disturb less.
@@ -14,8 +15,10 @@
 //! A plain `harness = false` target timed with `std::time`: criterion would add a dozen
 //! crates to every `cargo clippy --all-targets` and CI build for two numbers.
 
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
 use protocompat::parse;
@@ -23,9 +26,57 @@ use protocompat::source::{GitTree, Repo, Tree};
 use rayon::prelude::*;
 
 /// The binary's allocator (`src/main.rs`), so these figures are the binary's: the parser's
-/// cost is mostly allocating and freeing its tree.
+/// cost is mostly allocating and freeing its tree. Counted only for `BENCH_ONLY=memory`.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Counting = Counting(mimalloc::MiMalloc);
+
+/// mimalloc, counting the bytes live when [`COUNTING`] is on (one relaxed load otherwise).
+struct Counting(mimalloc::MiMalloc);
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        }
+        unsafe { self.0.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        }
+        unsafe { self.0.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(
+                new_size as isize - layout.size() as isize,
+                Ordering::Relaxed,
+            );
+        }
+        unsafe { self.0.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// `BENCH_ONLY=memory`: the heap bytes the syntax trees of every file take, all kept at once
+/// (as a check's collect phase keeps both sides' trees), beside the bytes of their text.
+fn tree_memory(texts: &[String], bytes: usize) {
+    COUNTING.store(true, Ordering::Relaxed);
+    let trees: Vec<_> = texts.iter().map(|t| parse::parse(t)).collect();
+    let live = LIVE.load(Ordering::Relaxed);
+    COUNTING.store(false, Ordering::Relaxed);
+    let comments: usize = trees.iter().map(|t| t.comments.capacity()).sum();
+    println!(
+        "syntax trees    {:8.1} MB live for {:.1} MB of text ({:.2} bytes per byte; comment spans {:.1} MB)",
+        live as f64 / 1e6,
+        bytes as f64 / 1e6,
+        live as f64 / bytes as f64,
+        (comments * std::mem::size_of::<protocompat::syntax::token::LexComment>()) as f64 / 1e6,
+    );
+    black_box(trees);
+}
 
 fn main() {
     let dir = std::env::args()
@@ -81,10 +132,11 @@ fn main() {
     match only.as_str() {
         "" => {}
         "read" => return,
+        "memory" => return tree_memory(&texts, bytes),
         "lex" => return (0..runs).for_each(|_| lex_all()),
         "parse" => return (0..runs).for_each(|_| parse_all()),
         other => {
-            eprintln!("BENCH_ONLY={other}: expected lex, parse, read or git");
+            eprintln!("BENCH_ONLY={other}: expected lex, parse, read, memory or git");
             std::process::exit(2);
         }
     }

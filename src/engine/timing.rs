@@ -3,7 +3,8 @@
 //! process's threads, the CPU time of its busiest thread, and the least wall time two idle
 //! cores would need for that work (the busiest thread's time, or half the CPU time if that
 //! is more). CPU times are the threads' own (`/proc/self/task/*/schedstat`), so the bound
-//! holds on a loaded machine, where the wall times do not.
+//! holds on a loaded machine, where the wall times do not. Each line ends with the resident
+//! set now and its peak so far (`/proc/self/status`), to find the phase that sets the peak.
 //!
 //! Off (the variable unset), [`phase`] costs one atomic load.
 
@@ -59,16 +60,34 @@ pub fn phase(name: &str) {
     mark.bound += bound;
     eprintln!(
         "timing {name:<12} wall {:>7.3} s  cpu {:>7.3} s  busiest thread {:>7.3} s  \
-         2-core bound {:>7.3} s  (total: wall {:.3} s, bound {:.3} s)",
+         2-core bound {:>7.3} s  rss {} MiB, peak {} MiB  (total: wall {:.3} s, bound {:.3} s)",
         (now - mark.at).as_secs_f64(),
         cpu.as_secs_f64(),
         busiest.as_secs_f64(),
         bound.as_secs_f64(),
+        memory_mib("VmRSS:"),
+        memory_mib("VmHWM:"),
         (now - mark.started).as_secs_f64(),
         mark.bound.as_secs_f64(),
     );
     mark.at = now;
     mark.threads = threads;
+}
+
+/// One `/proc/self/status` figure (`VmRSS:` now, `VmHWM:` the peak so far) in MiB, or `?`.
+fn memory_mib(key: &str) -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(key))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or_else(|| "?".to_string(), |kb| (kb / 1024).to_string())
 }
 
 /// Each thread's time on a CPU so far, in nanoseconds (empty where /proc is not Linux's).
