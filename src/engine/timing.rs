@@ -60,12 +60,14 @@ pub fn phase(name: &str) {
     mark.bound += bound;
     eprintln!(
         "timing {name:<12} wall {:>7.3} s  cpu {:>7.3} s  busiest thread {:>7.3} s  \
-         2-core bound {:>7.3} s  rss {} MiB, peak {} MiB  (total: wall {:.3} s, bound {:.3} s)",
+         2-core bound {:>7.3} s  rss {} MiB ({} MiB of files), peak {} MiB  \
+         (total: wall {:.3} s, bound {:.3} s)",
         (now - mark.at).as_secs_f64(),
         cpu.as_secs_f64(),
         busiest.as_secs_f64(),
         bound.as_secs_f64(),
         memory_mib("VmRSS:"),
+        memory_mib("RssFile:"),
         memory_mib("VmHWM:"),
         (now - mark.started).as_secs_f64(),
         mark.bound.as_secs_f64(),
@@ -74,7 +76,8 @@ pub fn phase(name: &str) {
     mark.threads = threads;
 }
 
-/// One `/proc/self/status` figure (`VmRSS:` now, `VmHWM:` the peak so far) in MiB, or `?`.
+/// One `/proc/self/status` figure (`VmRSS:` now, `RssFile:` the part of it that maps files,
+/// `VmHWM:` the peak so far) in MiB, or `?`.
 fn memory_mib(key: &str) -> String {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
