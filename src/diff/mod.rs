@@ -46,6 +46,8 @@ pub type Ctx<'a> = Diff<'a>;
 /// The pair lists, each built on first use.
 #[derive(Default)]
 struct Pairs<'a> {
+    /// Files at both sides, by path: every file rule walks them.
+    files: OnceLock<Vec<(&'a File, &'a File)>>,
     messages: OnceLock<Vec<Pair<'a, Message>>>,
     enums: OnceLock<Vec<Pair<'a, Enum>>>,
     services: OnceLock<Vec<Pair<'a, Service>>>,
@@ -198,10 +200,25 @@ impl<'a> Diff<'a> {
 
     /// Files present at both sides, matched by path (sorted by path).
     pub fn file_pairs(&self) -> impl Iterator<Item = (&'a File, &'a File)> + '_ {
-        self.old
-            .files
-            .iter()
-            .filter_map(|(path, old)| self.new.files.get(path).map(|new| (&**new, &**old)))
+        self.files_in(false).iter().copied()
+    }
+
+    /// The file pairs, built once (a path lookup per file, and for the judged list a
+    /// lookup in the unchanged set) rather than by each of the file rules.
+    fn files_in(&self, judged: bool) -> &[(&'a File, &'a File)] {
+        self.set(judged).files.get_or_init(|| {
+            let (old, new) = (self.old, self.new);
+            let both = old
+                .files
+                .iter()
+                .filter_map(|(path, o)| new.files.get(path).map(|n| (&**n, &**o)));
+            match judged {
+                false => both.collect(),
+                true => both
+                    .filter(|&(n, o)| self.judges_pair((n, o), n, o))
+                    .collect(),
+            }
+        })
     }
 
     /// Messages matched by full name, wherever they live.
@@ -459,9 +476,7 @@ pub struct Judged<'d, 'a> {
 impl<'d, 'a> Judged<'d, 'a> {
     /// Files matched by path, unchanged ones left out.
     pub fn file_pairs(self) -> impl Iterator<Item = (&'a File, &'a File)> + 'd {
-        let diff = self.diff;
-        diff.file_pairs()
-            .filter(move |(new, old)| diff.judges_pair((new, old), *new, *old))
+        self.diff.files_in(true).iter().copied()
     }
 
     pub fn message_pairs(self) -> &'d [Pair<'a, Message>] {

@@ -592,7 +592,10 @@ fn named_types<'a>(index: &'a Index<'a>, other: &Index) -> Vec<Named<'a>> {
             full_name: name,
             file: m.file,
             name_span: m.item.name_span,
-            signature: message_signature(m.item),
+            signature: match has_package(other, m.file) {
+                true => message_signature(m.item),
+                false => Vec::new(),
+            },
         });
     }
     for (&name, e) in &index.enums {
@@ -604,10 +607,22 @@ fn named_types<'a>(index: &'a Index<'a>, other: &Index) -> Vec<Named<'a>> {
             full_name: name,
             file: e.file,
             name_span: e.item.name_span,
-            signature: enum_signature(e.item),
+            signature: match has_package(other, e.file) {
+                true => enum_signature(e.item),
+                false => Vec::new(),
+            },
         });
     }
     out
+}
+
+/// Whether the other side has the package of `file` at all. A rename keeps the package
+/// ([`matched_renames`] pairs types of one package), so a type whose package the other side
+/// lacks is never matched: its signature (a string per field) is left empty, which no
+/// match takes, as for a type without fields. Whole packages come and go in large trees
+/// (googleapis' `v22` to `v25`), and their types were most of the signatures built.
+fn has_package(other: &Index, file: &File) -> bool {
+    other.packages.contains_key(file.package.as_str())
 }
 
 fn known(index: &Index, name: &str) -> bool {
