@@ -237,7 +237,7 @@ pub(in crate::link) fn options_typed_alike(
                 let bracketed =
                     matches!(&option.value, OptionValue::Aggregate(t) if t.contains('['));
                 let declaring = match option.name.first() {
-                    Some(first) if first.is_extension => Some(root.as_str()),
+                    Some(first) if first.is_extension => Some(&**root),
                     // A field of an options message: found in the message.
                     _ => root.rsplit_once('.').map(|(message, _)| message),
                 };

@@ -124,7 +124,7 @@ pub(in crate::link) struct ElementOptions {
     pub scope: String,
     /// Each option with the full name of the field its first part names: an extension, or
     /// a field of the options message (`google.protobuf.FileOptions.features`).
-    pub options: Vec<(OptionDecl, String)>,
+    pub options: Vec<(OptionDecl, Name)>,
 }
 
 /// Every option of `file` whose name does not resolve to a field or extension of its options
@@ -173,16 +173,21 @@ struct Walk<'a> {
     errors: Errors,
     custom: Vec<ElementOptions>,
     /// The options of the element being walked, until moved into `custom`.
-    scratch: Vec<(OptionDecl, String)>,
+    scratch: Vec<(OptionDecl, Name)>,
     /// What each extension name written in parentheses resolved to, by the name as written
     /// and then by a scope of its walk (see [`Walk::resolve_extension`]).
-    names: Memo<Memo<Option<(String, Sym)>>>,
+    names: Memo<Memo<Option<(Name, Sym)>>>,
     /// The extendee of each extension an option named, by the extension's full name.
     extendees: Memo<Option<Option<(String, SymKind)>>>,
 }
 
 /// A file's answers by name: googleapis writes a few option names thousands of times.
 type Memo<T> = HashMap<String, T, ahash::RandomState>;
+
+/// An extension's full name, as the walk hands it on: one allocation per name resolved,
+/// shared by the memo and by every option naming it (googleapis writes
+/// `(google.api.field_behavior)` hundreds of times a file).
+pub(in crate::link) type Name = std::sync::Arc<str>;
 
 /// The scope protoc looks option names up from: it drops the last component of the
 /// element's name first (`DescriptorBuilder::LookupSymbol`), so a message's options resolve
@@ -222,12 +227,7 @@ impl Walk<'_> {
 
     /// Checks the option's first name part; for a custom option that resolves, the full
     /// name of its extension (its value is checked later, with every file's types).
-    fn option(
-        &mut self,
-        option: &OptionDecl,
-        target: OptionsMessage,
-        scope: &str,
-    ) -> Option<String> {
+    fn option(&mut self, option: &OptionDecl, target: OptionsMessage, scope: &str) -> Option<Name> {
         let first = option.name.first()?;
         if !first.is_extension {
             if let Some(message) = builtin_problem(first, target) {
@@ -243,7 +243,8 @@ impl Walk<'_> {
             // several parts also goes there to tell what it sets (`features.enum_type`,
             // then `features = { ... }`: set twice).
             let handed_on = typed_later || option.name.len() > 1;
-            return handed_on.then(|| format!("google.protobuf.{}.{}", target.name(), first.name));
+            return handed_on
+                .then(|| format!("google.protobuf.{}.{}", target.name(), first.name).into());
         }
         match self.extension_problem(first, target, scope) {
             Err(message) => {
@@ -263,7 +264,7 @@ impl Walk<'_> {
         part: &OptionNamePart,
         target: OptionsMessage,
         scope: &str,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<Name>, String> {
         if self.resolver.visible.missing {
             return Ok(None); // the extension may be in the missing import
         }
@@ -281,14 +282,13 @@ impl Walk<'_> {
         };
         let extension = self.extendee_of(&full);
         let is_extension = extension.is_some();
-        let extendee = extension.flatten();
-        if let Some((name, SymKind::Message)) = &extendee {
+        let extendee = extension.as_ref().and_then(Option::as_ref);
+        if let Some((name, SymKind::Message)) = extendee {
             if name.strip_prefix("google.protobuf.") == Some(options_message) {
                 return Ok(Some(full));
             }
         }
-        let extendee = extendee.map(|(name, _)| name);
-        let what = match extendee {
+        let what = match extendee.map(|(name, _)| name) {
             Some(extendee) => format!("it extends `{extendee}`"),
             None if !is_extension => "it is a field, not an extension".to_string(),
             None => return Ok(None), // its extendee did not resolve: reported there
@@ -313,12 +313,12 @@ impl Walk<'_> {
         written: &str,
         scope: &str,
         target: OptionsMessage,
-    ) -> Option<(String, Sym)> {
+    ) -> Option<(Name, Sym)> {
         if let Some(full) = written.strip_prefix('.') {
             return self
                 .resolver
                 .lookup_for_options(full)
-                .map(|sym| (full.to_string(), sym));
+                .map(|sym| (full.into(), sym));
         }
         let first = written.split('.').next().unwrap_or(written);
         let by_scope = self.names.get(written);
@@ -351,11 +351,11 @@ impl Walk<'_> {
 
     /// One step of the scope walk of `Resolver::resolve_any`: `Some` when the probe of
     /// `scope.first` decides the answer, `None` to go on with the parent scope.
-    fn probe(&self, scope: &str, first: &str, written: &str) -> Option<Option<(String, Sym)>> {
+    fn probe(&self, scope: &str, first: &str, written: &str) -> Option<Option<(Name, Sym)>> {
         let candidate = join(scope, first);
         let sym = self.resolver.lookup_for_options(&candidate)?;
         if first == written {
-            return Some(Some((candidate, sym)));
+            return Some(Some((candidate.into(), sym)));
         }
         if !sym.kind.is_scope() {
             return None;
@@ -365,19 +365,19 @@ impl Walk<'_> {
         Some(
             self.resolver
                 .lookup_for_options(&full)
-                .map(|sym| (full, sym)),
+                .map(|sym| (full.into(), sym)),
         )
     }
 
     /// `Resolver::extendee_of`, asked once per extension of the file: the fact is recorded
     /// the first time, and a repeat reads the same table.
-    fn extendee_of(&mut self, full: &str) -> Option<Option<(String, SymKind)>> {
-        if let Some(known) = self.extendees.get(full) {
-            return known.clone();
+    /// Answered by reference: a repeat costs a lookup, not a copy of the extendee's name.
+    fn extendee_of(&mut self, full: &str) -> &Option<Option<(String, SymKind)>> {
+        if !self.extendees.contains_key(full) {
+            let extendee = self.resolver.extendee_of(full);
+            self.extendees.insert(full.to_string(), extendee);
         }
-        let extendee = self.resolver.extendee_of(full);
-        self.extendees.insert(full.to_string(), extendee.clone());
-        extendee
+        &self.extendees[full]
     }
 
     fn message(&mut self, decl: &ast::MessageDecl, scope: &str) {
