@@ -842,7 +842,13 @@ fn check_json_names(message: &Message, errors: &mut Vec<(Span, String)>) {
             true => Cow::Owned(crate::model::default_json_name(&field.name)),
         })
         .collect();
+    // The second pass only adds conflicts that involve a custom name: without one (most
+    // messages) it finds nothing the first did not.
+    let any_custom = message.fields.iter().any(|f| f.json_name_explicit);
     for use_custom in [false, true] {
+        if use_custom && !any_custom {
+            break;
+        }
         let mut seen: FastMap<&str, (&str, bool)> =
             FastMap::with_capacity_and_hasher(message.fields.len(), Default::default());
         for (field, default) in message.fields.iter().zip(&defaults) {
@@ -893,7 +899,8 @@ fn check_enum_json_names(enumeration: &Enum, errors: &mut Vec<(Span, String)>) {
     if enumeration.features.json_format.value != JsonFormat::Allow {
         return;
     }
-    let mut seen: HashMap<String, (&str, i64)> = HashMap::new();
+    let mut seen: FastMap<String, (&str, i64)> =
+        FastMap::with_capacity_and_hasher(enumeration.values.len(), Default::default());
     for value in &enumeration.values {
         let name = pascal_case(trim_prefix(&value.name, &enumeration.name));
         match seen.get(&name) {
