@@ -50,6 +50,23 @@ fn fields_of(full_name: &str) -> Option<&'static [(&'static str, Typed)]> {
     at.ok().map(|i| MESSAGES[i].1)
 }
 
+/// The fields of `google.protobuf.<options_message>`, without building that name.
+fn builtin_fields_of(options_message: &str) -> Option<&'static [(&'static str, Typed)]> {
+    let full_name = match options_message {
+        "FileOptions" => "google.protobuf.FileOptions",
+        "MessageOptions" => "google.protobuf.MessageOptions",
+        "FieldOptions" => "google.protobuf.FieldOptions",
+        "OneofOptions" => "google.protobuf.OneofOptions",
+        "EnumOptions" => "google.protobuf.EnumOptions",
+        "EnumValueOptions" => "google.protobuf.EnumValueOptions",
+        "ServiceOptions" => "google.protobuf.ServiceOptions",
+        "MethodOptions" => "google.protobuf.MethodOptions",
+        "ExtensionRangeOptions" => "google.protobuf.ExtensionRangeOptions",
+        other => return fields_of(&format!("google.protobuf.{other}")),
+    };
+    fields_of(full_name)
+}
+
 /// The type of the field `name` among `fields` (sorted by name).
 fn field_of(fields: &[(&str, Typed)], name: &str) -> Option<Typed> {
     let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
@@ -70,13 +87,17 @@ pub(super) fn builtin_value_problem(
     if options_message == "FieldOptions" && matches!(first, "default" | "json_name") {
         return None; // not options: checked with the field
     }
-    let mut fields = fields_of(&format!("google.protobuf.{options_message}"))?;
+    let mut fields = builtin_fields_of(options_message)?;
     let mut parts = option.name.iter().peekable();
     loop {
         let field = field_of(fields, parts.next()?.name.as_str())?;
         if parts.peek().is_none() {
+            // The name only words the message: built when there is one (most values are
+            // fine, and googleapis sets tens of thousands of built-in options).
+            let kind = field.kind();
+            value_problem(&kind, &option.value, "")?;
             let name = option.canonical_name();
-            return value_problem(&field.kind(), &option.value, &name)
+            return value_problem(&kind, &option.value, &name)
                 .map(|message| (option.value_span, message));
         }
         match field {
