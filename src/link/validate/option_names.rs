@@ -6,6 +6,7 @@
 //! `custom_options`, which checks the parts after it and the values once every file's types
 //! are known.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::option_values;
@@ -141,6 +142,7 @@ pub(in crate::link) fn check(
         scratch: Vec::new(),
         names: HashMap::default(),
         extendees: HashMap::default(),
+        candidate: RefCell::default(),
     };
     let file_options = file.items.iter().filter_map(|item| match item {
         TopItem::Option(o) => Some(o),
@@ -179,6 +181,8 @@ struct Walk<'a> {
     names: Memo<Memo<Option<(Name, Sym)>>>,
     /// The extendee of each extension an option named, by the extension's full name.
     extendees: Memo<Option<Option<(String, SymKind)>>>,
+    /// The name a probe looks up, spelled in one reused buffer: most probes find nothing.
+    candidate: RefCell<String>,
 }
 
 /// A file's answers by name: googleapis writes a few option names thousands of times.
@@ -352,21 +356,28 @@ impl Walk<'_> {
     /// One step of the scope walk of `Resolver::resolve_any`: `Some` when the probe of
     /// `scope.first` decides the answer, `None` to go on with the parent scope.
     fn probe(&self, scope: &str, first: &str, written: &str) -> Option<Option<(Name, Sym)>> {
-        let candidate = join(scope, first);
-        let sym = self.resolver.lookup_for_options(&candidate)?;
+        let mut candidate = self.candidate.borrow_mut();
+        let sym = self.lookup_joined(&mut candidate, scope, first)?;
         if first == written {
-            return Some(Some((candidate.into(), sym)));
+            return Some(Some((candidate.as_str().into(), sym)));
         }
         if !sym.kind.is_scope() {
             return None;
         }
         // The first component names a scope: the rest must be found inside it.
-        let full = join(scope, written);
-        Some(
-            self.resolver
-                .lookup_for_options(&full)
-                .map(|sym| (full.into(), sym)),
-        )
+        let found = self.lookup_joined(&mut candidate, scope, written);
+        Some(found.map(|sym| (candidate.as_str().into(), sym)))
+    }
+
+    /// `lookup_for_options(join(scope, name))`, the name spelled in `buffer`.
+    fn lookup_joined(&self, buffer: &mut String, scope: &str, name: &str) -> Option<Sym> {
+        buffer.clear();
+        buffer.push_str(scope);
+        if !scope.is_empty() {
+            buffer.push('.');
+        }
+        buffer.push_str(name);
+        self.resolver.lookup_for_options(buffer)
     }
 
     /// `Resolver::extendee_of`, asked once per extension of the file: the fact is recorded
