@@ -515,45 +515,44 @@ struct ToCheck {
 }
 
 /// Stores the option values a check typed in a file lowered here; for a file taken by
-/// replay, whose model is shared with the old build, notes in `retyped` the values that
-/// differ from the old build's instead.
-fn keep_or_retype(
-    file: &File,
-    check: &ToCheck,
-    resolved: Vec<Resolved>,
-    retyped: &mut Vec<(usize, Vec<Resolved>)>,
-) {
+/// replay, whose model is shared with the old build, gives back the values that differ from
+/// the old build's instead (the caller notes them in `retyped`).
+fn keep_or_retype(file: &File, check: &ToCheck, resolved: Vec<Resolved>) -> Option<Vec<Resolved>> {
     if !check.replayed {
         validate::keep_resolved(file, resolved);
-    } else if !validate::same_resolved(file, &resolved) {
-        retyped.push((check.index, resolved));
+        None
+    } else {
+        (!validate::same_resolved(file, &resolved)).then_some(resolved)
     }
 }
 
-/// The checks of custom options and extensions of lowered files (in parallel: each reads
-/// the types and its own file only), each with its file's index; the typed option values
-/// are then kept (or, for a replayed file, compared) in order.
+/// The checks of custom options and extensions of lowered files, in parallel: each reads the
+/// types and its own file only, and keeps (or, for a replayed file, compares) its typed
+/// option values in its own file's entries, so that too runs on every core.
 fn check_options(
     files: Vec<ToCheck>,
     (slots, visible, symbols): (&[OnceLock<Arc<File>>], &[Visible], &Symbols),
     types: &Types,
     retyped: &mut Vec<(usize, Vec<Resolved>)>,
 ) -> Vec<(usize, Errors)> {
-    let results: Vec<(ToCheck, Errors, Vec<Resolved>)> = files
+    let results: Vec<(usize, Errors, Option<Vec<Resolved>>)> = files
         .into_par_iter()
         .map(|check| {
             let resolver = Resolver::new(check.index, &visible[check.index], symbols);
             let file = lowered(slots, check.index);
             let (errors, resolved) =
                 validate::after_lowering(file, &check.custom, &resolver, types);
-            (check, errors, resolved)
+            let differing = keep_or_retype(file, &check, resolved);
+            (check.index, errors, differing)
         })
         .collect();
     results
         .into_iter()
-        .map(|(check, errors, resolved)| {
-            keep_or_retype(lowered(slots, check.index), &check, resolved, retyped);
-            (check.index, errors)
+        .map(|(index, errors, differing)| {
+            if let Some(resolved) = differing {
+                retyped.push((index, resolved));
+            }
+            (index, errors)
         })
         .collect()
 }
