@@ -1,6 +1,8 @@
 //! The `protocompat` command line.
 
-#![forbid(unsafe_code)]
+// Denied, not forbidden: the one exception is the allocator glue below (the library itself
+// forbids `unsafe`).
+#![deny(unsafe_code)]
 
 use std::process::ExitCode;
 
@@ -22,7 +24,93 @@ mod cli;
 /// (Not with the `system-alloc` feature, which heap profilers need.)
 #[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Mimalloc = allocator::Mimalloc;
+
+/// mimalloc's plain entry points for what needs no more than 16 bytes' alignment (nearly
+/// every allocation: strings, vectors, hash tables). `mimalloc::MiMalloc` passes every
+/// allocation to `mi_malloc_aligned`, which in mimalloc 3 finds a free block of the size
+/// class only while that class's current page has one; once it is full, each allocation of a
+/// size that is no power of two takes the generic path and is over-allocated from a larger
+/// class, its page marked as holding interior pointers (slower frees). On googleapis that was
+/// 1.15 million of 12.4 million allocations, and allocation, reallocation and free cost 61,
+/// 227 and 37 instructions each.
+#[cfg(not(feature = "system-alloc"))]
+#[allow(unsafe_code)]
+mod allocator {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::ffi::c_void;
+
+    use libmimalloc_sys as mi;
+
+    pub struct Mimalloc;
+
+    /// The alignment every mimalloc block has (`MI_INTPTR_SIZE`): `mi_realloc_aligned` itself
+    /// calls `mi_realloc` up to it.
+    const WORD: usize = std::mem::size_of::<usize>();
+
+    /// Up to this alignment (`MI_MAX_ALIGN_SIZE`; hash tables ask for it), a plain block is
+    /// tried first: its address is checked, so nothing rests on how mimalloc lays out its
+    /// size classes.
+    const PLAIN: usize = 16;
+
+    fn aligned(p: *mut c_void, align: usize) -> bool {
+        (p as usize) & (align - 1) == 0
+    }
+
+    /// A layout aligned past a word: a plain block if it happens to be aligned enough, else
+    /// an aligned one. Kept out of line so that the word-aligned path stays a plain jump
+    /// into mimalloc (inlined, its frame cost every allocation more than this path saves).
+    #[inline(never)]
+    unsafe fn over_word(
+        layout: Layout,
+        plain: unsafe extern "C" fn(usize) -> *mut c_void,
+        with_alignment: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+    ) -> *mut u8 {
+        if layout.align() <= PLAIN {
+            let p = plain(layout.size());
+            if aligned(p, layout.align()) {
+                return p.cast();
+            }
+            mi::mi_free(p);
+        }
+        with_alignment(layout.size(), layout.align()).cast()
+    }
+
+    // SAFETY: each call passes mimalloc a size and an alignment it accepts, a block is
+    // returned only at the layout's alignment (or null on failure), and blocks from any of
+    // the entry points are freed by `mi_free`.
+    unsafe impl GlobalAlloc for Mimalloc {
+        #[inline]
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            if layout.align() <= WORD {
+                return mi::mi_malloc(layout.size()).cast();
+            }
+            over_word(layout, mi::mi_malloc, mi::mi_malloc_aligned)
+        }
+
+        #[inline]
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            if layout.align() <= WORD {
+                return mi::mi_zalloc(layout.size()).cast();
+            }
+            over_word(layout, mi::mi_zalloc, mi::mi_zalloc_aligned)
+        }
+
+        #[inline]
+        unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+            mi::mi_free(ptr.cast::<c_void>());
+        }
+
+        #[inline]
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            if layout.align() <= WORD {
+                mi::mi_realloc(ptr.cast::<c_void>(), new_size).cast()
+            } else {
+                mi::mi_realloc_aligned(ptr.cast::<c_void>(), new_size, layout.align()).cast()
+            }
+        }
+    }
+}
 
 /// Finds breaking changes in Protocol Buffers schemas between git revisions or directories.
 #[derive(Parser)]

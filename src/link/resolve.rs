@@ -57,10 +57,13 @@ impl<'a> Resolver<'a> {
             let mut packages = PackageSet::default();
             for f in files {
                 let package = symbols.packages[f].as_str();
-                packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
-                if !package.is_empty() {
-                    packages.insert(package);
+                // A package already in the set came with its enclosing ones: most files a
+                // file sees share a few packages, so this skips most of the inserts.
+                if package.is_empty() || packages.contains(package) {
+                    continue;
                 }
+                packages.extend(package.match_indices('.').map(|(i, _)| &package[..i]));
+                packages.insert(package);
             }
             packages
         };
