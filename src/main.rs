@@ -21,7 +21,8 @@ mod cli;
 
 /// mimalloc rather than the system allocator: a check allocates millions of small strings
 /// and vectors (the model of every file), and glibc's malloc and free were a fifth of its CPU.
-/// (Not with the `system-alloc` feature, which heap profilers need.)
+/// (Not with the `system-alloc` feature, which heap profilers need: build that one with
+/// `--no-default-features`, so that C code's malloc is glibc's as well.)
 #[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static ALLOCATOR: allocator::Mimalloc = allocator::Mimalloc;
