@@ -492,7 +492,7 @@ fn field_renames(ctx: &Diff) -> Vec<Candidate> {
             continue;
         }
         let package = &pair.new.file.package;
-        let (key, owner) = match (pair.new.message, &new.extendee) {
+        let (key, owner) = match (pair.new.message, new.extendee()) {
             (Some(m), None) => (
                 format!("field-renamed:{}:{}", m.full_name, new.number),
                 format!(
