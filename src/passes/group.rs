@@ -503,7 +503,7 @@ fn field_renames(ctx: &Diff) -> Vec<Candidate> {
                 ),
             ),
             (_, extendee) => {
-                let extendee = extendee.as_deref().unwrap_or_default();
+                let extendee = extendee.unwrap_or_default();
                 (
                     format!("extension-renamed:{extendee}:{}", new.number),
                     format!("extension `{}` ({}) of `{extendee}`", old.name, old.number),
