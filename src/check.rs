@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use miette::{miette, Report};
 
@@ -12,7 +11,6 @@ use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
 use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
-use crate::link;
 use crate::passes::{Group, Ignored};
 use crate::review::{self, Change};
 pub use crate::source::NewSide;
@@ -102,12 +100,6 @@ pub struct Outcome {
     /// Every change of every module, before findings are hung on them; empty unless
     /// [`CheckOptions::list_changes`].
     pub changes: Vec<Change>,
-    /// What each module's builds kept for a later build to take (`link::Reuse`, both
-    /// sides): of no use once the new side is built, but freeing it took ~0.3 s of one
-    /// thread after the rules on googleapis (its custom options and replay traces are
-    /// millions of allocations made on other threads). Kept with the outcome, it goes with
-    /// it: to the OS at exit where the command leaves the outcome there.
-    pub spent: Vec<crate::link::Reuse>,
 }
 
 pub fn check(opts: &CheckOptions) -> Result<Outcome, Error> {
@@ -159,7 +151,6 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
     let mut compared = Vec::new();
     let mut modules = Vec::new();
     let mut changes = Vec::new();
-    let mut spent = Vec::new();
     let narrowing = (opts.narrow && !opts.list_changes)
         .then_some(git_dir)
         .flatten()
@@ -190,7 +181,6 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         compared.extend(result.compared);
         modules.push(result.compared_builds);
         changes.extend(result.changes);
-        spent.extend(result.spent);
     }
     engine::timing::phase("modules");
     something_compared(opts, &compared, &new, &old)?;
@@ -210,7 +200,6 @@ fn check_loading(opts: &CheckOptions, loader: Option<&engine::Loader>) -> Result
         },
         modules,
         changes,
-        spent,
     })
 }
 
@@ -309,30 +298,27 @@ fn check_module(
     // The old side builds while the new side is prepared (imports loaded, symbols
     // collected: mostly one thread each, so both cores stay busy); the new side then lowers,
     // taking the old side's model of each file unchanged with all it imports.
-    // The new side's files with the same text at the old side are likely taken from the
-    // old build: their trees go as soon as their symbols are collected (see
-    // `link::Prepared::release_trees`), not after the old side is built.
-    let old_texts: HashMap<String, Arc<str>> = old_files
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), f.text.clone()))
-        .collect();
-    let likely_taken = |file: &link::SourceFile| {
-        old_texts
-            .get(&file.path)
-            .is_some_and(|text| Arc::ptr_eq(text, &file.text) || *text == file.text)
-    };
+    // Every tree of the new side goes as soon as its symbols are collected (see
+    // `link::Prepared::release_trees`), not after the old side is built: a file with the
+    // same text at the old side is likely taken from the old build (never lowered), and any
+    // other is parsed again when it is lowered, one tree at a time on each core. Kept
+    // through the old build, they were the largest part of the peak memory.
     let (old_built, new_prepared) = rayon::join(
         || engine::build(&mut old_files),
         || {
             engine::prepare(&mut new_files).map(|mut prepared| {
-                prepared.release_trees(likely_taken);
+                prepared.release_trees(|_| true);
                 prepared
             })
         },
     );
-    drop(old_texts);
-    let old_reuse = old_built.as_ref().ok().map(|old| &old.reuse);
+    // The new build is the last to take from the old one's reuse: it frees it (a tenth of
+    // googleapis' peak memory) before lowering.
+    let mut old_built = old_built;
+    let old_reuse = old_built
+        .as_mut()
+        .ok()
+        .map(|old| std::mem::take(&mut old.reuse));
     let new_built = new_prepared.and_then(|new| engine::finish_last(new, old_reuse));
     let (new_built, old_built) = match (new_built, old_built) {
         (Ok(n), Ok(o)) => (n, o),
@@ -439,7 +425,6 @@ fn check_module(
             .collect(),
         compared_builds,
         changes,
-        spent: [old_built.reuse, new_built.reuse],
     })
 }
 
@@ -458,8 +443,6 @@ struct ModuleResult {
     compared: Vec<String>,
     compared_builds: Compared,
     changes: Vec<Change>,
-    /// Both builds' reuse, done with (see [`Outcome::spent`]).
-    spent: [crate::link::Reuse; 2],
 }
 
 /// Each compared file's text, keyed by the path findings report.

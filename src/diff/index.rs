@@ -151,7 +151,7 @@ impl<'a> Index<'a> {
     }
 
     fn add_extension(&mut self, field: FieldIn<'a>) {
-        let extendee = field.field.extendee.as_deref().unwrap_or_default();
+        let extendee = field.field.extendee().unwrap_or_default();
         self.extensions
             .insert((extendee, field.field.number), field);
     }

@@ -161,7 +161,7 @@ struct Scope<'s> {
 }
 
 fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Options {
-    let mut entries: Vec<OptionEntry> = decls
+    let entries = decls
         .map(|d| OptionEntry {
             name: d.canonical_name(),
             value: d.value.clone(),
@@ -169,7 +169,6 @@ fn lower_options<'o>(decls: impl Iterator<Item = &'o ast::OptionDecl>) -> Option
             resolved: Default::default(),
         })
         .collect();
-    tight(&mut entries);
     Options { entries }
 }
 
@@ -368,8 +367,9 @@ impl Lower<'_> {
                         &field,
                     ));
                 }
-                field.extendee = Some(extendee.as_str().into());
-                field.extendee_span = Some(decl.extendee.span);
+                let rare = field.rare_mut();
+                rare.extendee = Some(extendee.as_str().into());
+                rare.extendee_span = Some(decl.extendee.span);
                 field
             })
             .collect()
@@ -474,16 +474,19 @@ impl Lower<'_> {
             type_name: type_name.map(String::into_boxed_str),
             oneof_index,
             proto3_optional,
-            default_value: default_value.map(String::into_boxed_str),
             options,
-            extendee: None,
+            rare: default_value.map(|value| {
+                Box::new(RareField {
+                    default_value: Some(value.into_boxed_str()),
+                    ..RareField::default()
+                })
+            }),
             features: self.shared(features),
             span: decl.span,
             name_span: decl.name.span,
             number_span: decl.number_span,
             label_span: decl.label.map(|(_, s)| s),
             type_span: decl.type_span,
-            extendee_span: None,
         }
     }
 
@@ -611,16 +614,14 @@ impl Lower<'_> {
                     proto3_optional: false,
                     json_name: field_name.into(),
                     json_name_explicit: false,
-                    default_value: None,
                     options: Options::default(),
-                    extendee: None,
+                    rare: None,
                     features: this.shared(features),
                     span,
                     name_span: span,
                     number_span: span,
                     label_span: None,
                     type_span: span,
-                    extendee_span: None,
                 }
             };
         let key_field = entry_field(self, "key", 1, key, key_span);

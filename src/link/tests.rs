@@ -176,7 +176,7 @@ message M {
     assert!(m.fields[3].json_name_explicit);
     let defaults: Vec<_> = m.fields[3..]
         .iter()
-        .map(|f| f.default_value.as_deref().unwrap())
+        .map(|f| f.default_value().unwrap())
         .collect();
     assert_eq!(defaults, vec!["-7", "a\"b", "\\001x", "-inf", "1000"]);
     assert_eq!(m.fields[7].label, Label::Required);
@@ -840,7 +840,7 @@ fn current_well_known_types_resolve() {
     )]);
     let file = &schema.files["a.proto"];
     assert_eq!(
-        file.extensions[0].extendee.as_deref(),
+        file.extensions[0].extendee(),
         Some("google.protobuf.MessageOptions")
     );
     assert_eq!(
@@ -877,7 +877,7 @@ fn an_integer_beyond_u64_is_a_floating_point_default() {
         "syntax = \"proto2\";\nmessage M {\n  optional double d = 1 [default = 18446744073709551616];\n  optional float f = 2 [default = -99999999999999999999999];\n}\n",
     )]);
     let fields = &message(&schema.files["a.proto"], "M").fields;
-    let defaults: Vec<_> = fields.iter().map(|f| f.default_value.as_deref()).collect();
+    let defaults: Vec<_> = fields.iter().map(|f| f.default_value()).collect();
     assert_eq!(defaults, [Some("1.8446744073709552e+19"), Some("-1e+23")]);
     for ty in ["int64", "uint64"] {
         let text = format!(
@@ -914,7 +914,7 @@ fn float_defaults_are_printed_as_protoc_prints_them() {
          optional double i = 9 [default = 5];\n  optional double j = 10 [default = -0.0];\n}\n",
     )]);
     let fields = &message(&schema.files["a.proto"], "M").fields;
-    let defaults: Vec<_> = fields.iter().map(|f| f.default_value.as_deref()).collect();
+    let defaults: Vec<_> = fields.iter().map(|f| f.default_value()).collect();
     let protoc = [
         "0.1",
         "1e+15",
@@ -937,5 +937,5 @@ fn octal_escapes_above_377_keep_the_low_byte() {
         "syntax = \"proto2\";\nmessage M {\n  optional bytes b = 1 [default = \"\\400\\501\\777\"];\n}\n",
     )]);
     let field = &message(&schema.files["a.proto"], "M").fields[0];
-    assert_eq!(field.default_value.as_deref(), Some("\\000A\\377"));
+    assert_eq!(field.default_value(), Some("\\000A\\377"));
 }

@@ -492,7 +492,7 @@ fn field_renames(ctx: &Diff) -> Vec<Candidate> {
             continue;
         }
         let package = &pair.new.file.package;
-        let (key, owner) = match (pair.new.message, &new.extendee) {
+        let (key, owner) = match (pair.new.message, new.extendee()) {
             (Some(m), None) => (
                 format!("field-renamed:{}:{}", m.full_name, new.number),
                 format!(
@@ -503,7 +503,7 @@ fn field_renames(ctx: &Diff) -> Vec<Candidate> {
                 ),
             ),
             (_, extendee) => {
-                let extendee = extendee.as_deref().unwrap_or_default();
+                let extendee = extendee.unwrap_or_default();
                 (
                     format!("extension-renamed:{extendee}:{}", new.number),
                     format!("extension `{}` ({}) of `{extendee}`", old.name, old.number),

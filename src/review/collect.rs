@@ -585,7 +585,7 @@ impl Collector<'_> {
             new.json_name.to_string(),
         );
         differ("oneof", oneof_words(&pair.old), oneof_words(&pair.new));
-        let default = |f: &Field| f.default_value.as_deref().unwrap_or("(none)").to_string();
+        let default = |f: &Field| f.default_value().unwrap_or("(none)").to_string();
         differ("default", default(old), default(new));
         let presence = |f: &Field| format!("{:?}", f.features.field_presence.value).to_lowercase();
         if label_words(&pair.old) == label_words(&pair.new) {
@@ -858,7 +858,7 @@ fn by_name(options: &Options) -> BTreeMap<String, &crate::model::OptionEntry> {
 }
 
 fn field_kind(field: &Field) -> &'static str {
-    if field.extendee.is_some() {
+    if field.extendee().is_some() {
         element::EXTENSION
     } else {
         element::FIELD
@@ -874,7 +874,7 @@ fn field_words(f: &FieldIn) -> String {
     } else {
         format!("{label} ")
     };
-    let what = match &field.extendee {
+    let what = match field.extendee() {
         Some(extendee) => format!("extension of {}", code(extendee)),
         None => "field".to_string(),
     };

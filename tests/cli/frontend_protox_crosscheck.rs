@@ -132,8 +132,8 @@ impl Check<'_> {
             }
         }
         if let Some(extendee) = &theirs.extendee {
-            let ours_extendee = ours.extendee.clone().unwrap_or_default();
-            if !same_type_name(&ours_extendee, extendee) {
+            let ours_extendee = ours.extendee().unwrap_or_default();
+            if !same_type_name(ours_extendee, extendee) {
                 self.problems.push(format!(
                     "{}: {at} extendee: ours {ours_extendee}, protox {extendee}",
                     self.file

@@ -189,7 +189,7 @@ pub(in crate::link) fn check(
             let Some(root) = types.option_root(extension) else {
                 continue;
             };
-            let plain_builtin = root.extendee.is_none() && !has_extension_part(option);
+            let plain_builtin = root.extendee().is_none() && !has_extension_part(option);
             // A plain built-in scalar's name and value were checked while lowering: it is
             // here only to record what it sets.
             let checked_before =
@@ -355,12 +355,12 @@ fn extension_of<'a>(
         return None;
     }
     let extension = types.extension(&full)?;
-    (extension.extendee.as_deref() == Some(message.full_name.as_str())).then_some(extension)
+    (extension.extendee() == Some(message.full_name.as_str())).then_some(extension)
 }
 
 /// The `features` field of an options message.
 fn is_features(root: &Field) -> bool {
-    root.extendee.is_none() && root.name == "features"
+    root.extendee().is_none() && root.name == "features"
 }
 
 /// The features an option's name sets (`features.(pb.cpp).string_type = VIEW`: the

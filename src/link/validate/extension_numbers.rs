@@ -13,7 +13,7 @@ pub(super) fn extension_numbers_once(file: &File) -> Vec<(Span, String)> {
     let mut first: HashMap<(&str, i64), &str> = HashMap::new();
     let mut errors = Vec::new();
     for field in extensions {
-        let Some(extendee) = field.extendee.as_deref() else {
+        let Some(extendee) = field.extendee() else {
             continue;
         };
         if let Some(other) = first.insert((extendee, field.number), &field.name) {

@@ -104,7 +104,7 @@ impl<'a> Literals<'a> {
             return None;
         }
         let extension = self.types.extension(&full)?;
-        let extends = extension.extendee.as_deref() == Some(message.full_name.as_str());
+        let extends = extension.extendee() == Some(message.full_name.as_str());
         extends.then_some(extension)
     }
 

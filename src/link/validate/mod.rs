@@ -115,7 +115,7 @@ fn check_options(
     let entries = if editions {
         features::spelled_out(options)
     } else {
-        options.entries.clone()
+        options.entries.to_vec()
     };
     for entry in &entries {
         let name = entry.name.as_str();
@@ -191,7 +191,7 @@ pub(in crate::link) fn after_lowering(
     let mut resolved = Vec::new();
     let mut errors = custom_options::check(custom, resolver, types, edition, &mut resolved);
     for extension in file.all_extensions() {
-        let extendee = extension.extendee.as_deref();
+        let extendee = extension.extendee();
         // protoc's compiled-in descriptor.proto has lost its source-retention options, the
         // extension declarations among them: protoc checks no declaration of the bundled
         // options messages (buf does; we follow protoc).
@@ -673,7 +673,7 @@ fn check_field_options(
     let entries = if editions {
         features::spelled_out(&field.options)
     } else {
-        field.options.entries.clone()
+        field.options.entries.to_vec()
     };
     for entry in &entries {
         let what = format!("field `{}`", field.name);

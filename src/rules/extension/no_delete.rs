@@ -27,10 +27,7 @@ pub(in crate::rules) fn check(FilePair { new, old }: FilePair, out: &mut Sink) {
             "restore extension {nested}; to retire it, keep it deprecated and never reuse \
              number {} on {}",
             old_ext.number,
-            old_ext
-                .extendee
-                .as_deref()
-                .unwrap_or("the extended message")
+            old_ext.extendee().unwrap_or("the extended message")
         ));
     }
 }

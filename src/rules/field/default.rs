@@ -50,7 +50,7 @@ pub fn can_have_default(side: &FieldSide) -> bool {
 
 /// The default value of a field that [`can_have_default`].
 pub fn field_default(side: &FieldSide) -> FieldDefault {
-    let written = side.field().default_value.as_deref();
+    let written = side.field().default_value();
     let kind = side.kind();
     if kind == FieldType::Enum {
         return enum_default(side.enum_type(), written);

@@ -28,14 +28,14 @@ pub(in crate::rules) fn check(sides: &FieldSides, out: &mut Sink) {
         "unset fields would read as {} instead of {}",
         now.printable, was.printable
     );
-    let help = if let Some(written) = old.field().default_value.as_deref() {
+    let help = if let Some(written) = old.field().default_value() {
         let literal = match old.kind() {
             FieldType::String => quote(written),
             FieldType::Bytes => format!("\"{written}\""),
             _ => written.to_string(),
         };
         format!("restore `[default = {literal}]`: {effect}")
-    } else if new.field().default_value.is_some() {
+    } else if new.field().default_value().is_some() {
         format!("remove the explicit default: {effect}")
     } else {
         format!("keep the previous implied default: {effect}")

@@ -53,7 +53,7 @@ impl<'c, 'a> FieldSide<'c, 'a> {
     }
 
     pub fn is_extension(&self) -> bool {
-        self.at.field.extendee.is_some()
+        self.at.field.extendee().is_some()
     }
 
     /// True for the `key`/`value` fields of a synthesized map entry message.
@@ -227,8 +227,8 @@ impl<'c, 'a> FieldSide<'c, 'a> {
             Some(n) if !n.is_empty() => format!(" with name {}", quote(n)),
             _ => String::new(),
         };
-        let (kind, message) = match &f.extendee {
-            Some(extendee) => ("Extension", &**extendee),
+        let (kind, message) = match f.extendee() {
+            Some(extendee) => ("Extension", extendee),
             None => ("Field", self.at.message.map_or("", |m| m.name.as_str())),
         };
         format!(
