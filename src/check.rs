@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use miette::{miette, Report};
 
@@ -11,6 +12,7 @@ use crate::config::{self, Layout, Selection};
 pub use crate::engine::Error;
 use crate::engine::{self, Collected, Compared, Naming, PathFilter, Sources, Stats};
 use crate::finding::{Finding, Location};
+use crate::link;
 use crate::passes::{Group, Ignored};
 use crate::review::{self, Change};
 pub use crate::source::NewSide;
@@ -298,20 +300,29 @@ fn check_module(
     // The old side builds while the new side is prepared (imports loaded, symbols
     // collected: mostly one thread each, so both cores stay busy); the new side then lowers,
     // taking the old side's model of each file unchanged with all it imports.
-    // Every tree of the new side goes as soon as its symbols are collected (see
-    // `link::Prepared::release_trees`), not after the old side is built: a file with the
-    // same text at the old side is likely taken from the old build (never lowered), and any
-    // other is parsed again when it is lowered, one tree at a time on each core. Kept
-    // through the old build, they were the largest part of the peak memory.
+    // The new side's files with the same text at the old side are likely taken from the
+    // old build: their trees go as soon as their symbols are collected (see
+    // `link::Prepared::release_trees`), not after the old side is built.
+    let old_texts: HashMap<String, Arc<str>> = old_files
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let likely_taken = |file: &link::SourceFile| {
+        old_texts
+            .get(&file.path)
+            .is_some_and(|text| Arc::ptr_eq(text, &file.text) || *text == file.text)
+    };
     let (old_built, new_prepared) = rayon::join(
         || engine::build(&mut old_files),
         || {
             engine::prepare(&mut new_files).map(|mut prepared| {
-                prepared.release_trees(|_| true);
+                prepared.release_trees(likely_taken);
                 prepared
             })
         },
     );
+    drop(old_texts);
     // The new build is the last to take from the old one's reuse: it frees it (a tenth of
     // googleapis' peak memory) before lowering.
     let mut old_built = old_built;

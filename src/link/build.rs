@@ -163,16 +163,16 @@ pub fn prepare_parsed(
 }
 
 impl Prepared {
-    /// Drops now the syntax tree of each compared file `release` selects: a side prepared
-    /// while the other one builds would otherwise hold all its trees until then, the
-    /// largest part of the peak memory. A file the finish takes from the other revision's
-    /// build is never lowered; a released file that is lowered is parsed again from its
-    /// text when its level comes (which gives the same tree), so that only the trees being
-    /// lowered are held at once.
-    pub fn release_trees(&mut self, release: impl Fn(&SourceFile) -> bool) {
+    /// Drops now the syntax tree of each compared file that `likely_taken` expects the
+    /// finish to take from the other revision's build (its path and text are the same
+    /// there): such a tree is never lowered, and a side prepared while the other one builds
+    /// would otherwise hold all its trees until then, the largest part of the peak memory.
+    /// A released file that is lowered after all (something it sees changed, and its
+    /// lookups do not replay) is parsed again from its text, which gives the same tree.
+    pub fn release_trees(&mut self, likely_taken: impl Fn(&SourceFile) -> bool) {
         let units = self.units.iter_mut().zip(&mut self.released);
         for (unit, released) in units.take(self.compared) {
-            if release(&unit.source) {
+            if likely_taken(&unit.source) {
                 unit.parsed = empty_tree();
                 *released = true;
             }
