@@ -185,10 +185,10 @@ pub fn finish(prepared: link::Prepared, old: Option<&link::Reuse>) -> Result<Bui
 
 /// [`finish`] for the last build of a series (the new side of a check): no later build
 /// takes from it, so it records nothing for one (`link::Prepared::finish_last`) and its
-/// `reuse` is empty. `old` is consumed: freed once the files to take are known.
+/// `reuse` is empty.
 pub fn finish_last(
     prepared: link::Prepared,
-    old: Option<link::Reuse>,
+    old: Option<&link::Reuse>,
 ) -> Result<BuildOutput, Error> {
     prepared.finish_last(old).map_err(|e| Error {
         diagnostics: e.diagnostics,

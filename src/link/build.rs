@@ -182,19 +182,17 @@ impl Prepared {
     /// Lowers and validates the prepared files, taking from `old` (another revision's
     /// build) each file [`build_parsed_reusing`] may take.
     pub fn finish(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
-        self.finish_keeping(Old::Kept(old), true)
+        self.finish_keeping(old, true)
     }
 
     /// [`Prepared::finish`] for a build no later build takes from (the new side of a
     /// check): it records no lookups (`super::replay`), and its [`BuildOutput::reuse`] is
-    /// empty. Its schema is the same. It consumes `old`, the last use of the other build's
-    /// reuse: what it does not take is freed before lowering starts, not with the outcome
-    /// (its custom options and replay traces are a tenth of a large check's peak memory).
-    pub fn finish_last(self, old: Option<Reuse>) -> Result<BuildOutput, BuildError> {
-        self.finish_keeping(Old::Spent(old), false)
+    /// empty. Its schema is the same.
+    pub fn finish_last(self, old: Option<&Reuse>) -> Result<BuildOutput, BuildError> {
+        self.finish_keeping(old, false)
     }
 
-    fn finish_keeping(self, old: Old<'_>, keep: bool) -> Result<BuildOutput, BuildError> {
+    fn finish_keeping(self, old: Option<&Reuse>, keep: bool) -> Result<BuildOutput, BuildError> {
         let Prepared {
             units,
             compared,
@@ -212,28 +210,12 @@ impl Prepared {
     }
 }
 
-/// The other revision's build a finish takes from: borrowed (the caller builds again from
-/// it), or consumed by the last build of a series.
-enum Old<'a> {
-    Kept(Option<&'a Reuse>),
-    Spent(Option<Reuse>),
-}
-
-impl Old<'_> {
-    fn get(&self) -> Option<&Reuse> {
-        match self {
-            Old::Kept(old) => *old,
-            Old::Spent(old) => old.as_ref(),
-        }
-    }
-}
-
 /// [`Prepared::finish`], by its parts; `keep`: whether to give a [`Reuse`] for a later build.
 fn lower_prepared(
     (units, compared, released): (Vec<Unit>, usize, Vec<bool>),
     (symbols, errors): (Symbols, Vec<(usize, Span, String)>),
     unresolved_imports: Vec<MissingImport>,
-    (old, keep): (Old<'_>, bool),
+    (old, keep): (Option<&Reuse>, bool),
 ) -> Result<BuildOutput, BuildError> {
     let mut diagnostics = Vec::new();
     // A name defined twice: which definition the table kept may differ between builds.
@@ -254,13 +236,10 @@ fn lower_prepared(
         .into_par_iter()
         .map(|i| visible_files(&units, i))
         .collect();
-    let mut reused = match old.get() {
+    let reused = match old {
         Some(old) if symbols_clean => reusable(&units, compared, old, &visible, &symbols),
         _ => vec![None; units.len()],
     };
-    if !keep {
-        spend(old, &mut reused);
-    }
     let units = free_taken_trees(units, &reused);
     let import_lite: Vec<Vec<bool>> = (0..units.len())
         .map(|i| super::reuse::import_lite(&units, i, &symbols))
@@ -444,22 +423,6 @@ fn lower_prepared(
             Reuse::default()
         },
     })
-}
-
-/// For a build that gives no [`Reuse`]: keeps of the taken files only what lowering reads
-/// (the custom options of a file taken by replay, checked again), and frees a consumed old
-/// build's reuse now, on every core: the rest of it (every file's replay trace and custom
-/// options, millions of small allocations) would otherwise stay to the end of the check.
-fn spend(old: Old<'_>, reused: &mut [Option<Reused>]) {
-    for taken in reused.iter_mut().flatten() {
-        taken.kept.trace = None;
-        if !taken.replayed {
-            taken.kept.custom = None;
-        }
-    }
-    if let Old::Spent(Some(old)) = old {
-        old.free();
-    }
 }
 
 /// The units with the syntax tree of each one taken from the old build replaced by an empty

@@ -97,13 +97,6 @@ impl Reuse {
         Reuse { files }
     }
 
-    /// Frees it, its files split across the cores: freeing them on one thread took ~0.3 s
-    /// on googleapis (allocations made on other threads).
-    pub(super) fn free(self) {
-        let files: Vec<Reusable> = self.files.into_values().collect();
-        files.into_par_iter().for_each(drop);
-    }
-
     /// How many files it holds.
     pub fn len(&self) -> usize {
         self.files.len()

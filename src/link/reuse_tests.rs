@@ -170,12 +170,10 @@ fn a_last_build_gives_the_same_schema_and_keeps_nothing_for_later() {
     let changed = "syntax = \"proto3\";\npackage a.b;\nimport \"types.proto\";\n\
                    message User { Thing t = 1; map<string, Thing> m = 2; optional int32 n = 3; }\n";
     let new_files = || parsed_files(&[("user.proto", changed), ("types.proto", TYPES)]);
-    let mut old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
+    let old = build(&[("user.proto", USER), ("types.proto", TYPES)], None).unwrap();
     let prepared = crate::link::prepare_parsed(new_files(), &NoImports).unwrap();
+    let last = prepared.finish_last(Some(&old.reuse)).unwrap();
     let kept = build_parsed_reusing(new_files(), &NoImports, Some(&old.reuse)).unwrap();
-    let last = prepared
-        .finish_last(Some(std::mem::take(&mut old.reuse)))
-        .unwrap();
     assert_eq!(format!("{:?}", last.schema), format!("{:?}", kept.schema));
     assert!(shared(&old, &last, "types.proto"));
     assert!(last.reuse.is_empty());
