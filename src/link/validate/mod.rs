@@ -103,6 +103,25 @@ fn feature_spec(feature: &str) -> Option<FeatureSpec> {
     })
 }
 
+/// The option entries the checks read: under editions with features spelled out one per
+/// entry, else the entries as they are (borrowed: most elements of most files).
+fn entries_checked(options: &Options, editions: bool) -> Cow<'_, [OptionEntry]> {
+    match editions {
+        true => Cow::Owned(features::spelled_out(options)),
+        false => Cow::Borrowed(&options.entries),
+    }
+}
+
+/// `field `name``, as a field's problems begin: written only into a message.
+#[derive(Clone, Copy)]
+struct FieldNamed<'a>(&'a str);
+
+impl std::fmt::Display for FieldNamed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "field `{}`", self.0)
+    }
+}
+
 /// Features only exist in editions, only the known ones, only where their `targets` allow;
 /// `packed` does not exist in editions.
 fn check_options(
@@ -112,12 +131,8 @@ fn check_options(
     errors: &mut Vec<(Span, String)>,
 ) {
     let editions = matches!(syntax, Syntax::Editions(_));
-    let entries = if editions {
-        features::spelled_out(options)
-    } else {
-        options.entries.to_vec()
-    };
-    for entry in &entries {
+    let entries = entries_checked(options, editions);
+    for entry in entries.iter() {
         let name = entry.name.as_str();
         if editions && target == Target::File {
             errors.extend(features::no_required_by_default(entry));
@@ -670,13 +685,9 @@ fn check_field_options(
     let is_map = field.is_map(parent);
     let repeated = field.label == Label::Repeated && !is_map;
     let mut error = |span: Span, message: String| errors.push((span, message));
-    let entries = if editions {
-        features::spelled_out(&field.options)
-    } else {
-        field.options.entries.to_vec()
-    };
-    for entry in &entries {
-        let what = format!("field `{}`", field.name);
+    let entries = entries_checked(&field.options, editions);
+    let what = FieldNamed(&field.name);
+    for entry in entries.iter() {
         match entry.name.as_str() {
             "packed" if !editions && entry.value.as_bool() == Some(true) => {
                 if !repeated {

@@ -33,18 +33,24 @@ enum OptionsMessage {
 }
 
 impl OptionsMessage {
-    fn name(self) -> &'static str {
+    /// The message's full name, as descriptor.proto declares it.
+    fn full_name(self) -> &'static str {
         match self {
-            OptionsMessage::File => "FileOptions",
-            OptionsMessage::Message => "MessageOptions",
-            OptionsMessage::Field => "FieldOptions",
-            OptionsMessage::Oneof => "OneofOptions",
-            OptionsMessage::Enum => "EnumOptions",
-            OptionsMessage::EnumValue => "EnumValueOptions",
-            OptionsMessage::Service => "ServiceOptions",
-            OptionsMessage::Method => "MethodOptions",
-            OptionsMessage::ExtensionRange => "ExtensionRangeOptions",
+            OptionsMessage::File => "google.protobuf.FileOptions",
+            OptionsMessage::Message => "google.protobuf.MessageOptions",
+            OptionsMessage::Field => "google.protobuf.FieldOptions",
+            OptionsMessage::Oneof => "google.protobuf.OneofOptions",
+            OptionsMessage::Enum => "google.protobuf.EnumOptions",
+            OptionsMessage::EnumValue => "google.protobuf.EnumValueOptions",
+            OptionsMessage::Service => "google.protobuf.ServiceOptions",
+            OptionsMessage::Method => "google.protobuf.MethodOptions",
+            OptionsMessage::ExtensionRange => "google.protobuf.ExtensionRangeOptions",
         }
+    }
+
+    /// The message's name in its package (`FileOptions`).
+    fn name(self) -> &'static str {
+        &self.full_name()["google.protobuf.".len()..]
     }
 
     /// The fields of the message (`uninterpreted_option` aside: no option may name it).
@@ -240,15 +246,16 @@ impl Walk<'_> {
             }
             let typed_later = needs_types(option);
             if !typed_later {
-                self.errors
-                    .extend(option_values::builtin_value_problem(option, target.name()));
+                self.errors.extend(option_values::builtin_value_problem(
+                    option,
+                    target.full_name(),
+                ));
             }
             // Typed by the lowered descriptor.proto, with the custom options; a name of
             // several parts also goes there to tell what it sets (`features.enum_type`,
             // then `features = { ... }`: set twice).
             let handed_on = typed_later || option.name.len() > 1;
-            return handed_on
-                .then(|| format!("google.protobuf.{}.{}", target.name(), first.name).into());
+            return handed_on.then(|| format!("{}.{}", target.full_name(), first.name).into());
         }
         match self.extension_problem(first, target, scope) {
             Err(message) => {

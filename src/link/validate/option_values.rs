@@ -50,23 +50,6 @@ fn fields_of(full_name: &str) -> Option<&'static [(&'static str, Typed)]> {
     at.ok().map(|i| MESSAGES[i].1)
 }
 
-/// The fields of `google.protobuf.<options_message>`, without building that name.
-fn builtin_fields_of(options_message: &str) -> Option<&'static [(&'static str, Typed)]> {
-    let full_name = match options_message {
-        "FileOptions" => "google.protobuf.FileOptions",
-        "MessageOptions" => "google.protobuf.MessageOptions",
-        "FieldOptions" => "google.protobuf.FieldOptions",
-        "OneofOptions" => "google.protobuf.OneofOptions",
-        "EnumOptions" => "google.protobuf.EnumOptions",
-        "EnumValueOptions" => "google.protobuf.EnumValueOptions",
-        "ServiceOptions" => "google.protobuf.ServiceOptions",
-        "MethodOptions" => "google.protobuf.MethodOptions",
-        "ExtensionRangeOptions" => "google.protobuf.ExtensionRangeOptions",
-        other => return fields_of(&format!("google.protobuf.{other}")),
-    };
-    fields_of(full_name)
-}
-
 /// The type of the field `name` among `fields` (sorted by name).
 fn field_of(fields: &[(&str, Typed)], name: &str) -> Option<Typed> {
     let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
@@ -74,7 +57,8 @@ fn field_of(fields: &[(&str, Typed)], name: &str) -> Option<Typed> {
 }
 
 /// The problem with the value of a built-in option (`java_package`, `features.enum_type`)
-/// set on an element whose options message is `options_message` (`FileOptions`), if any.
+/// set on an element whose options message is `options_message` (its full name,
+/// `google.protobuf.FileOptions`), if any.
 /// Names that do not resolve are reported elsewhere; a name with a custom part is skipped.
 pub(super) fn builtin_value_problem(
     option: &OptionDecl,
@@ -84,10 +68,11 @@ pub(super) fn builtin_value_problem(
         return None;
     }
     let first = option.name.first()?.name.as_str();
-    if options_message == "FieldOptions" && matches!(first, "default" | "json_name") {
+    if options_message == "google.protobuf.FieldOptions" && matches!(first, "default" | "json_name")
+    {
         return None; // not options: checked with the field
     }
-    let mut fields = builtin_fields_of(options_message)?;
+    let mut fields = fields_of(options_message)?;
     let mut parts = option.name.iter().peekable();
     loop {
         let field = field_of(fields, parts.next()?.name.as_str())?;
